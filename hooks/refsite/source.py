@@ -1,0 +1,99 @@
+"""From the data folder to a validated `Site`: load, then validate, then model.
+
+Every problem of every file is collected before anything is modelled, and raised once as a
+`DataError`; the model is only ever built from data that passed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .load import DataError, LoadedFile, Problem, load_yaml
+from .model import Site, book_from_raw, reference_page_from_raw
+from .validate import check_references, check_schema, load_schema
+
+SITE_FILE = "site.yml"
+BOOK_FILE = "book.yml"
+
+
+def _display_name(path: Path, data_dir: Path) -> str:
+    return (Path(data_dir.name) / path.relative_to(data_dir)).as_posix()
+
+
+class _Collector:
+    """Loads files and checks them against their schema, keeping every problem."""
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = data_dir
+        self.schema_dir = data_dir / "schema"
+        self.problems: list[Problem] = []
+
+    def load(self, path: Path, schema_name: str) -> LoadedFile | None:
+        name = _display_name(path, self.data_dir)
+        if not path.is_file():
+            self.problems.append(Problem(name, None, "is missing"))
+            return None
+        loaded, problems = load_yaml(path, name)
+        self.problems += problems
+        if loaded is None:
+            return None
+        schema_problems = check_schema(loaded.data, load_schema(self.schema_dir, schema_name), name)
+        self.problems += schema_problems
+        return None if schema_problems else loaded
+
+
+def load_site(data_dir: Path) -> Site:
+    """Read and check everything under `data_dir`; raise DataError listing every problem."""
+    data_dir = Path(data_dir)
+    collect = _Collector(data_dir)
+
+    site_file = collect.load(data_dir / SITE_FILE, "site")
+    if site_file is None:
+        raise DataError(collect.problems)
+    site = site_file.data
+
+    books: list[tuple[dict, str]] = []
+    pages: list[tuple[dict, str, dict]] = []
+    book_files: dict[str, dict] = {}
+    for book_entry in site["books"]:
+        if "pages_dir" not in book_entry:
+            continue
+        book_dir = data_dir / book_entry["pages_dir"]
+        book_file = collect.load(book_dir / BOOK_FILE, "book")
+        if book_file is None:
+            continue
+        book = book_file.data
+        if book["id"] != book_entry["id"]:
+            collect.problems.append(Problem(
+                book_file.name, book.line, f"id {book['id']!r} differs from the site's book "
+                f"{book_entry['id']!r} that points to this folder", entry=book["id"], field="id"))
+        books.append((book, book_file.name))
+        book_files[book_entry["id"]] = book
+        for page_id in book["pages"]:
+            page_file = collect.load(book_dir / f"{page_id}.yml", "reference-page")
+            if page_file is None:
+                continue
+            if page_file.data["id"] != page_id:
+                collect.problems.append(Problem(
+                    page_file.name, page_file.data.line,
+                    f"id {page_file.data['id']!r} differs from its file name {page_id!r}",
+                    entry=page_file.data["id"], field="id"))
+            pages.append((page_file.data, page_file.name, book))
+
+    collect.problems += check_references(site, site_file.name, books, pages)
+    if collect.problems:
+        raise DataError(collect.problems)
+
+    return Site(
+        title=site["title"],
+        home_intro=site.get("home_intro"),
+        books=tuple(
+            book_from_raw(
+                entry,
+                book_files.get(entry["id"]),
+                tuple(reference_page_from_raw(page, entry["id"])
+                      for page, _, book in pages if book is book_files.get(entry["id"])),
+            )
+            for entry in site["books"]
+        ),
+    )

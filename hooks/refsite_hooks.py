@@ -1,0 +1,92 @@
+"""MkDocs hooks: turn the YAML under data/ into pages. Thin by design.
+
+The work happens in the `refsite` package (load → validate → model → render); these hooks only
+hand MkDocs what it produced. Everything a build needs is created in `on_config` and kept on
+one `_Build` object, replaced on every (re)build, so `mkdocs serve` never carries state over.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation, Section
+from mkdocs.structure.toc import get_toc
+from mkdocs.utils import get_relative_url
+
+from refsite.load import DataError
+from refsite.model import Site
+from refsite.render import Renderer
+from refsite.sitemap import SitePage, site_pages
+from refsite.source import load_site
+
+log = logging.getLogger("mkdocs.hooks.refsite")
+
+
+@dataclass
+class _Build:
+    site: Site
+    pages: dict[str, SitePage]  # by src_uri
+    renderer: Renderer
+
+
+_build: _Build | None = None
+
+
+def data_dir(config) -> Path:
+    return Path(config.config_file_path).parent / "data"
+
+
+def on_config(config):
+    global _build
+    _build = None
+    try:
+        site = load_site(data_dir(config))
+    except DataError as error:
+        # A PluginError stops the build with this message and no traceback.
+        raise PluginError(str(error)) from None
+    _build = _Build(site, {page.src_uri: page for page in site_pages(site)}, Renderer(site))
+    return config
+
+
+def on_serve(server, config, builder):
+    server.watch(str(data_dir(config)))
+    return server
+
+
+def on_files(files: Files, config):
+    for page in _build.pages.values():
+        if files.get_file_from_path(page.src_uri):
+            raise PluginError(f"docs/{page.src_uri} is written by hand, but the data generates it too; "
+                              "remove one of them")
+        files.append(File.generated(config, page.src_uri, content=f"# {page.title}\n"))
+    return files
+
+
+def on_nav(nav: Navigation, config, files):
+    # A folder's section would be titled from its name ("Pytorch"); use the book's title.
+    for item in nav.items:
+        if isinstance(item, Section) and item.children:
+            first = item.children[0]
+            generated = _build.pages.get(getattr(getattr(first, "file", None), "src_uri", ""))
+            if generated and generated.book:
+                item.title = generated.book.title
+    return nav
+
+
+def on_page_content(html: str, page, config, files):
+    generated = _build.pages.get(page.file.src_uri)
+    if generated is None:
+        return html
+
+    def href(target_src_uri: str, anchor: str | None = None) -> str:
+        target = files.get_file_from_path(target_src_uri)
+        url = get_relative_url(target.url, page.file.url)
+        return f"{url}#{anchor}" if anchor else url
+
+    rendered = _build.renderer.render(generated, href)
+    page.toc = get_toc([item.as_mkdocs_token() for item in rendered.toc])
+    return rendered.html

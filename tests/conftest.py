@@ -1,0 +1,121 @@
+"""Shared fixtures: one full build of the site, a static server over it, and Chromium.
+
+Every browser page from the `page` fixture fails its test on any console error, page error
+or failed request, so no browser test can pass while the page is broken.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "hooks", "overrides")
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+
+def copy_project(destination: Path) -> Path:
+    """A private copy of everything a build reads, for tests that change the data."""
+    destination.mkdir(parents=True, exist_ok=True)
+    for part in PROJECT_PARTS:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, destination / part,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy2(source, destination / part)
+    return destination
+
+
+def mkdocs_build(project: Path, site_dir: Path) -> subprocess.CompletedProcess:
+    """Run `mkdocs build --strict` as a reader would, in its own process."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(project / "mkdocs.yml"),
+         "-d", str(site_dir)],
+        capture_output=True, text=True, env=env, cwd=project, timeout=300,
+    )
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The project as it is, built once into a temporary folder."""
+    site_dir = tmp_path_factory.mktemp("site")
+    result = mkdocs_build(ROOT, site_dir)
+    assert result.returncode == 0, result.stderr
+    return site_dir
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest output readable
+        pass
+
+
+def serve(directory: Path):
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site):
+    server = serve(built_site)
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class BrowserProblems(list):
+    """Console errors, page errors and failed requests seen by one page."""
+
+    def watch(self, page):
+        page.on("console", lambda message: message.type == "error" and self.append(
+            f"console error: {message.text} ({message.location.get('url', '')})"))
+        page.on("pageerror", lambda error: self.append(f"page error: {error}"))
+        page.on("requestfailed", lambda request: self.append(
+            f"failed request: {request.url} ({request.failure})"))
+        return page
+
+
+@pytest.fixture
+def new_page(browser):
+    """Factory for pages that fail the test on any console error, page error or failed request."""
+    contexts, problems = [], BrowserProblems()
+
+    def make(viewport=(1280, 900), context=None):
+        if context is None:
+            context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+            contexts.append(context)
+        return problems.watch(context.new_page())
+
+    make.problems = problems
+    yield make
+    for context in contexts:
+        context.close()
+    assert not problems, "the browser reported problems:\n" + "\n".join(problems)
+
+
+@pytest.fixture
+def page(new_page):
+    return new_page()
