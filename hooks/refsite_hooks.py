@@ -17,6 +17,7 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
+from refsite.find_index import write_indexes
 from refsite.load import DataError
 from refsite.model import Site
 from refsite.render import Renderer
@@ -90,3 +91,9 @@ def on_page_content(html: str, page, config, files):
     rendered = _build.renderer.render(generated, href)
     page.toc = get_toc([item.as_mkdocs_token() for item in rendered.toc])
     return rendered.html
+
+
+def on_post_build(config):
+    # In-page search: lunr.js and each reference page's ranked index, next to the page assets.
+    write_indexes([page.reference for page in _build.pages.values() if page.kind == "reference"],
+                  config.site_dir)

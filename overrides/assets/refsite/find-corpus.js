@@ -1,0 +1,114 @@
+// The page's searchable text, prepared once: every [data-find-text] element's text nodes folded
+// (find-fold.js) into one string, with a map from each folded character back to its text node
+// and offset. A keystroke then costs one indexOf loop over a string plus StaticRanges for the hits.
+
+import { foldInto } from "./find-fold.js";
+
+// Between elements, so that no match runs from one cell into the next (queries never hold it).
+const SEPARATOR = "\n";
+
+class GrowableInt32 {
+  constructor(capacity) { this.array = new Int32Array(capacity); this.length = 0; }
+  push(value) {
+    if (this.length === this.array.length) {
+      const bigger = new Int32Array(this.array.length * 2);
+      bigger.set(this.array);
+      this.array = bigger;
+    }
+    this.array[this.length++] = value;
+  }
+}
+
+/** Index of the last item of the sorted `starts` that is <= position. */
+export function lastAtOrBefore(starts, position, length = starts.length) {
+  let low = 0;
+  let high = length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (starts[middle] <= position) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+export function buildCorpus(elements) {
+  const chunks = [];
+  const offsets = new GrowableInt32(1 << 16); // folded index -> offset in its text node
+  const nodes = [];
+  const nodeStarts = new GrowableInt32(1 << 10);
+  const elementStarts = new Int32Array(elements.length);
+  let length = 0;
+
+  elements.forEach((element, index) => {
+    elementStarts[index] = length;
+    const state = { space: true };
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    let lastNode = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      nodes.push(node);
+      nodeStarts.push(length);
+      let chunk = "";
+      foldInto(node.data, state, (char, offset) => {
+        chunk += char;
+        offsets.push(offset);
+      });
+      chunks.push(chunk);
+      length += chunk.length;
+      lastNode = node;
+    }
+    chunks.push(SEPARATOR);
+    offsets.push(lastNode ? lastNode.length : 0);
+    length += 1;
+  });
+
+  return {
+    text: chunks.join(""),
+    offsets: offsets.array,
+    nodes,
+    nodeStarts: nodeStarts.array,
+    nodeCount: nodes.length,
+    elements,
+    elementStarts,
+  };
+}
+
+/** The text-node boundaries of the folded span [start, end). */
+export function spanBounds(corpus, start, end) {
+  const { offsets, nodes, nodeStarts, nodeCount } = corpus;
+  const first = lastAtOrBefore(nodeStarts, start, nodeCount);
+  const last = lastAtOrBefore(nodeStarts, end - 1, nodeCount);
+  const lastNode = nodes[last];
+  const nextStart = last + 1 < nodeCount ? nodeStarts[last + 1] : corpus.text.length;
+  // The end is where the next folded character begins, or the end of the node.
+  const endOffset = end < nextStart && end < corpus.text.length && corpus.text[end] !== SEPARATOR
+    ? offsets[end]
+    : lastNode.length;
+  return {
+    startContainer: nodes[first],
+    startOffset: offsets[start],
+    endContainer: lastNode,
+    endOffset,
+  };
+}
+
+/** Start positions of every non-overlapping occurrence of `needle` in the corpus. */
+export function findAll(corpus, needle) {
+  const starts = [];
+  if (!needle) return starts;
+  for (let at = corpus.text.indexOf(needle); at !== -1; at = corpus.text.indexOf(needle, at + needle.length)) {
+    starts.push(at);
+  }
+  return starts;
+}
+
+/** For each match start (sorted), the index of the element it lies in. */
+export function elementsOf(corpus, starts) {
+  const result = new Int32Array(starts.length);
+  const { elementStarts } = corpus;
+  let element = 0;
+  for (let i = 0; i < starts.length; i++) {
+    while (element + 1 < elementStarts.length && elementStarts[element + 1] <= starts[i]) element++;
+    result[i] = element;
+  }
+  return result;
+}
