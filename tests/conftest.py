@@ -93,9 +93,14 @@ class BrowserProblems(list):
         page.on("console", lambda message: message.type == "error" and self.append(
             f"console error: {message.text} ({message.location.get('url', '')})"))
         page.on("pageerror", lambda error: self.append(f"page error: {error}"))
-        page.on("requestfailed", lambda request: self.append(
-            f"failed request: {request.url} ({request.failure})"))
+        page.on("requestfailed", self._request_failed)
         return page
+
+    def _request_failed(self, request):
+        # Leaving a page aborts what it was still loading (the search worker's scripts, say):
+        # that is navigation, not a broken page.
+        if request.failure != "net::ERR_ABORTED":
+            self.append(f"failed request: {request.url} ({request.failure})")
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .load import DataError, LoadedFile, Problem, load_yaml
 from .model import Site, book_from_raw, reference_page_from_raw
-from .validate import check_references, check_schema, load_schema
+from .validate import mappings, check_references, check_schema, load_schema
 
 SITE_FILE = "site.yml"
 BOOK_FILE = "book.yml"
@@ -29,6 +29,7 @@ class _Collector:
         self.problems: list[Problem] = []
 
     def load(self, path: Path, schema_name: str) -> LoadedFile | None:
+        """The parsed file (even when it fails its schema, so later checks still run), or None."""
         name = _display_name(path, self.data_dir)
         if not path.is_file():
             self.problems.append(Problem(name, None, "is missing"))
@@ -37,9 +38,8 @@ class _Collector:
         self.problems += problems
         if loaded is None:
             return None
-        schema_problems = check_schema(loaded.data, load_schema(self.schema_dir, schema_name), name)
-        self.problems += schema_problems
-        return None if schema_problems else loaded
+        self.problems += check_schema(loaded.data, load_schema(self.schema_dir, schema_name), name)
+        return loaded if isinstance(loaded.data, dict) else None
 
 
 def load_site(data_dir: Path) -> Site:
@@ -55,29 +55,29 @@ def load_site(data_dir: Path) -> Site:
     books: list[tuple[dict, str]] = []
     pages: list[tuple[dict, str, dict]] = []
     book_files: dict[str, dict] = {}
-    for book_entry in site["books"]:
-        if "pages_dir" not in book_entry:
+    for book_entry in mappings(site.get("books")):
+        if not isinstance(book_entry.get("pages_dir"), str):
             continue
         book_dir = data_dir / book_entry["pages_dir"]
         book_file = collect.load(book_dir / BOOK_FILE, "book")
         if book_file is None:
             continue
         book = book_file.data
-        if book["id"] != book_entry["id"]:
+        if book.get("id") != book_entry.get("id"):
             collect.problems.append(Problem(
-                book_file.name, book.line, f"id {book['id']!r} differs from the site's book "
-                f"{book_entry['id']!r} that points to this folder", entry=book["id"], field="id"))
+                book_file.name, book.line, f"id {book.get('id')!r} differs from the site's book "
+                f"{book_entry.get('id')!r} that points to this folder", field="id"))
         books.append((book, book_file.name))
-        book_files[book_entry["id"]] = book
-        for page_id in book["pages"]:
+        book_files[book_entry.get("id")] = book
+        for page_id in [p for p in book.get("pages") or [] if isinstance(p, str)]:
             page_file = collect.load(book_dir / f"{page_id}.yml", "reference-page")
             if page_file is None:
                 continue
-            if page_file.data["id"] != page_id:
+            if page_file.data.get("id") != page_id:
                 collect.problems.append(Problem(
                     page_file.name, page_file.data.line,
-                    f"id {page_file.data['id']!r} differs from its file name {page_id!r}",
-                    entry=page_file.data["id"], field="id"))
+                    f"id {page_file.data.get('id')!r} differs from its file name {page_id!r}",
+                    field="id"))
             pages.append((page_file.data, page_file.name, book))
 
     collect.problems += check_references(site, site_file.name, books, pages)

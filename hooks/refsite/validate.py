@@ -76,7 +76,7 @@ class _SchemaChecker:
     def check(self, value, schema: dict, *, line, entry, field) -> None:
         schema = self.resolve(schema)
         if isinstance(value, dict) and isinstance(value.get("id"), str):
-            entry = value["id"]
+            entry, field = value["id"], None  # the entry id now says where we are
 
         expected = schema.get("type")
         if expected and not _is_type(value, expected):
@@ -163,13 +163,23 @@ def check_schema(value, schema: dict, file_name: str) -> list[Problem]:
     return checker.problems
 
 
+def mappings(items) -> list[dict]:
+    """The mappings of a list that may not be one: reference checks also run on data that
+    failed its schema, so that one run reports every problem."""
+    return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
+
+def _ids(items) -> set[str]:
+    return {item["id"] for item in mappings(items) if isinstance(item.get("id"), str)}
+
+
 def _duplicate_ids(items, file_name, what) -> list[Problem]:
     seen: dict[str, int | None] = {}
     problems = []
-    for item in items:
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+    for item in mappings(items):
+        item_id = item.get("id")
+        if not isinstance(item_id, str):
             continue
-        item_id = item["id"]
         if item_id in seen:
             problems.append(Problem(
                 file_name, line_of(item, "id"),
@@ -181,59 +191,64 @@ def _duplicate_ids(items, file_name, what) -> list[Problem]:
 
 
 def page_rows(page: dict) -> list[dict]:
-    """Every row of a raw reference page that carries an id, in page order."""
+    """Every mapping of a raw reference page that carries an anchor id, in page order."""
     rows = []
-    for group in page.get("groups") or []:
-        for section in (group.get("sections") or []) if isinstance(group, dict) else []:
-            if isinstance(section, dict):
-                rows.append(section)
-                rows.extend(e for e in section.get("entries") or [] if isinstance(e, dict))
+    for group in mappings(page.get("groups")):
+        for section in mappings(group.get("sections")):
+            rows.append(section)
+            rows.extend(mappings(section.get("entries")))
     related = page.get("related")
     if isinstance(related, dict):
-        rows.extend(link for link in related.get("links") or [] if isinstance(link, dict))
-    rows.extend(cp for cp in page.get("checkpoints") or [] if isinstance(cp, dict))
+        rows.extend(mappings(related.get("links")))
+    rows.extend(mappings(page.get("checkpoints")))
     return rows
 
 
 def check_references(site: dict, site_file: str, books: list[tuple[dict, str]],
                      pages: list[tuple[dict, str, dict]]) -> list[Problem]:
-    """Cross-file checks on data that already passed its schema.
+    """Cross-file checks; they tolerate data that failed its schema (already reported).
 
     `books` holds (book data, file name); `pages` holds (page data, file name, its book data).
     """
-    problems = _duplicate_ids(site.get("books", []), site_file, "a book")
-    book_ids = {book["id"] for book in site.get("books", [])}
+    problems = _duplicate_ids(site.get("books"), site_file, "a book")
+    book_ids = _ids(site.get("books"))
 
     for book, book_file in books:
-        problems += _duplicate_ids(book.get("chapters", []), book_file, "a chapter")
+        problems += _duplicate_ids(book.get("chapters"), book_file, "a chapter")
 
     for page, page_file, book in pages:
-        chapter_ids = {chapter["id"] for chapter in book.get("chapters", [])}
-        page_ids = set(book.get("pages", []))
+        book_id = book.get("id")
+        chapter_ids = _ids(book.get("chapters"))
+        page_ids = {p for p in book.get("pages") or [] if isinstance(p, str)}
         # Anchors share one namespace on the page, so ids must be unique across every table.
-        problems += _duplicate_ids(page_rows(page), page_file, "a row, section or checkpoint")
-        for row in page_rows(page):
-            for index, chapter in enumerate(row.get("chapters", [])):
-                if chapter not in chapter_ids:
+        rows = page_rows(page)
+        problems += _duplicate_ids(rows, page_file, "a row, section or checkpoint")
+        for row in rows:
+            chapters = row.get("chapters")
+            for index, chapter in enumerate(chapters if isinstance(chapters, list) else []):
+                if isinstance(chapter, str) and chapter not in chapter_ids:
                     problems.append(Problem(
-                        page_file, line_of(row.get("chapters"), index) or line_of(row, "chapters"),
-                        f"chapter {chapter!r} does not exist in book '{book['id']}' "
+                        page_file, line_of(chapters, index),
+                        f"chapter {chapter!r} does not exist in book '{book_id}' "
                         f"(chapters: {', '.join(sorted(chapter_ids))})",
                         entry=row.get("id"), field="chapters"))
-            if "chapter" in row and row["chapter"] not in chapter_ids:
+            chapter = row.get("chapter")
+            if isinstance(chapter, str) and chapter not in chapter_ids:
                 problems.append(Problem(
                     page_file, line_of(row, "chapter"),
-                    f"chapter {row['chapter']!r} does not exist in book '{book['id']}'",
+                    f"chapter {chapter!r} does not exist in book '{book_id}'",
                     entry=row.get("id"), field="chapter"))
-            if "book" in row and row["book"] not in book_ids:
+            linked_book = row.get("book")
+            if isinstance(linked_book, str) and linked_book not in book_ids:
                 problems.append(Problem(
                     page_file, line_of(row, "book"),
-                    f"book {row['book']!r} is not listed in the site's books ({', '.join(sorted(book_ids))})",
+                    f"book {linked_book!r} is not listed in the site's books ({', '.join(sorted(book_ids))})",
                     entry=row.get("id"), field="book"))
-        target = (page.get("next") or {}).get("target")
-        if target and target not in {"book-index", "home"} | chapter_ids | page_ids:
+        next_link = page.get("next")
+        target = next_link.get("target") if isinstance(next_link, dict) else None
+        if isinstance(target, str) and target not in {"book-index", "home"} | chapter_ids | page_ids:
             problems.append(Problem(
-                page_file, line_of(page.get("next"), "target"),
+                page_file, line_of(next_link, "target"),
                 f"{target!r} is not book-index, home, a chapter id or a page of this book",
                 field="next.target"))
     return problems

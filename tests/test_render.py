@@ -1,0 +1,124 @@
+"""Rendering without a build: verbatim fragments, inline Markdown, hostile text, golden HTML."""
+
+import html
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from refsite.render import InlineMarkdown, Renderer
+from refsite.sitemap import site_pages
+from refsite.source import load_site
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+HOSTILE_FRAGMENT = "<script>alert(1)</script> {{ 7*7 }} {% if x %}| a | b |{% endif %} <class '…'> __init__ *x* [y](z)"
+HOSTILE_CAUSE = "<script>alert(2)</script> {{ 7*7 }} {% raw %} | col | col | `__init__` <img src=x onerror=alert(3)>"
+
+
+def href(target, anchor=None):
+    return target.replace(".md", ".html") + (f"#{anchor}" if anchor else "")
+
+
+def render_all(data_dir):
+    site = load_site(data_dir)
+    renderer = Renderer(site)
+    return {page.src_uri: renderer.render(page, href) for page in site_pages(site)}
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    return render_all(DATA)
+
+
+def test_inline_markdown_marks_code_and_keeps_markers():
+    md = InlineMarkdown()
+    assert md("⭐ 多半是 `backward()` 调了两次") == "⭐ 多半是 <code>backward()</code> 调了两次"
+    assert md("**信封**") == "<strong>信封</strong>"
+    # Unmarked, Markdown would read __init__ as bold "init": prose marks code as code.
+    assert md("`__init__`") == "<code>__init__</code>"
+
+
+def test_inline_markdown_shows_html_as_text():
+    assert md_text("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;"
+
+
+def md_text(text):
+    return str(InlineMarkdown()(text))
+
+
+def test_every_fragment_is_rendered_verbatim(rendered):
+    page_html = rendered["pytorch/appendix-a.md"].html
+    site = load_site(DATA)
+    codes = [html.unescape(code) for code in re.findall(r'<code class="rs-fragment"[^>]*>(.*?)</code>', page_html)]
+    for entry in site.book("pytorch").pages[0].rows("errors"):
+        assert entry.fragment in codes, entry.id
+
+
+def yaml_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
+
+
+def test_hostile_text_is_text(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    page_file = data / "pytorch" / "appendix-a.yml"
+    text = page_file.read_text(encoding="utf-8")
+    text = text.replace('fragment: "Inference tensors cannot be saved for backward."',
+                        f"fragment: {yaml_string(HOSTILE_FRAGMENT)}")
+    text = text.replace(
+        'cause: "在 `torch.inference_mode()` 里造的张量流进了要求导的计算。报错自带两个修法：`.clone()` 一份，或者改用 `torch.no_grad()`"',
+        f"cause: {yaml_string(HOSTILE_CAUSE)}")
+    page_file.write_text(text, encoding="utf-8")
+    site = load_site(data)
+    entry = next(e for e in site.book("pytorch").pages[0].rows("errors") if e.id == "inference-tensor-saved")
+    assert entry.fragment == HOSTILE_FRAGMENT
+
+    page_html = render_all(data)["pytorch/appendix-a.md"].html
+    row = page_html[page_html.index('id="inference-tensor-saved"'):]
+    row = row[: row.index("</tr>")]
+
+    assert "<script>" not in row and "<img" not in row
+    fragment = re.search(r'<code class="rs-fragment"[^>]*>(.*?)</code>', row).group(1)
+    assert html.unescape(fragment) == HOSTILE_FRAGMENT
+    assert "{{ 7*7 }}" in html.unescape(row) and "49" not in row
+    assert "{% raw %}" in html.unescape(row)
+    assert "| col | col |" in row and "<table" not in row
+    assert "<code>__init__</code>" in row
+
+
+def test_chapter_page_links_back_to_each_citing_row(rendered):
+    chapter = rendered["pytorch/07.md"].html
+    assert 'href="pytorch/appendix-a.html#batchnorm-single"' in chapter
+    assert 'href="pytorch/appendix-a.html#forgot-eval"' in chapter
+
+
+def test_home_lists_absent_books_without_links(rendered):
+    home = rendered["index.md"].html
+    for title in ("机器学习与深度学习基础", "AI基础设施", "Python 会咬你的地方", "框架底下是 C++"):
+        item = home[home.index(f"《{html.escape(title)}》") - 120: home.index(f"《{html.escape(title)}》")]
+        assert "<a " not in item.split("<li")[-1], title
+    assert home.count("本副本未收录") == 4
+
+
+def test_reference_page_toc_lists_every_section(rendered):
+    toc = rendered["pytorch/appendix-a.md"].toc
+    section_ids = [child.id for item in toc for child in item.children]
+    assert section_ids == ["autograd", "inplace", "shape-dtype", "module-state-dict", "dataloader",
+                           "custom-ops", "save-export-compile", "silent-bugs", "not-covered"]
+
+
+@pytest.mark.parametrize("src_uri", ["pytorch/appendix-a.md", "pytorch/02.md", "pytorch/index.md", "index.md"])
+def test_rendered_html_matches_golden_file(rendered, src_uri):
+    """Golden files catch unintended markup changes; regenerate with REGENERATE_GOLDEN=1."""
+    golden = GOLDEN / (src_uri.replace("/", "__").replace(".md", ".html"))
+    actual = rendered[src_uri].html
+    if os.environ.get("REGENERATE_GOLDEN"):
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(actual, encoding="utf-8")
+    assert golden.exists(), f"missing {golden}; run with REGENERATE_GOLDEN=1"
+    assert actual == golden.read_text(encoding="utf-8")

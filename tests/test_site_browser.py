@@ -1,0 +1,132 @@
+"""The built site in real Chromium, as a reader uses it."""
+
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+from conftest import ROOT, copy_project, mkdocs_build, serve
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = ROOT / "test-artifacts"
+APPENDIX = "pytorch/appendix-a.html"
+
+
+def site_pages(built_site: Path) -> list[str]:
+    return sorted(p.relative_to(built_site).as_posix() for p in built_site.rglob("*.html")
+                  if p.name != "404.html")
+
+
+def test_every_page_opens_without_errors(built_site, site_url, page):
+    for path in site_pages(built_site):
+        response = page.goto(site_url + path)
+        assert response.ok, path
+        assert page.locator("h1").first.is_visible(), path
+    # The `page` fixture fails this test on any console error, page error or failed request.
+
+
+def test_every_chapter_link_and_backlink_resolves(built_site, site_url, page):
+    links: dict[str, set[str]] = {}  # target document -> the pages linking to it (with anchors)
+    for path in site_pages(built_site):
+        page.goto(site_url + path)
+        for href in page.eval_on_selector_all("article a[href]", "links => links.map(a => a.href)"):
+            if href.startswith(site_url):
+                links.setdefault(href.split("#")[0], set()).add(f"{path} -> {href}")
+
+    # Open each linked document once and check every anchor pointing into it.
+    for document, sources in links.items():
+        response = page.goto(document)
+        assert response.ok, sorted(sources)
+        ids = set(page.eval_on_selector_all("[id]", "elements => elements.map(e => e.id)"))
+        for source in sources:
+            anchor = urlsplit(source.split(" -> ")[1]).fragment
+            assert not anchor or anchor in ids, f"dangling anchor: {source}"
+    all_links = "\n".join(source for sources in links.values() for source in sources)
+    assert "appendix-a.html#forgot-eval" in all_links
+    assert "/pytorch/02.html" in all_links
+
+
+def test_chapter_links_are_numbers_that_open_the_chapter(site_url, page):
+    page.goto(site_url + APPENDIX)
+    link = page.locator("#no-grad-fn .rs-goto a").nth(1)
+    assert link.inner_text() == "04"
+    link.click()
+    page.wait_for_url("**/pytorch/04.html")
+    assert "04 · " in page.locator("h1").inner_text()
+    backlink = page.locator("[data-backlink='no-grad-fn'] a")
+    backlink.click()
+    page.wait_for_url("**/appendix-a.html#no-grad-fn")
+    assert page.locator("#no-grad-fn").is_visible()
+
+
+def test_every_fragment_appears_verbatim(site_url, page):
+    data = yaml.safe_load((ROOT / "data/pytorch/appendix-a.yml").read_text(encoding="utf-8"))
+    expected = [(entry["id"], line) for group in data["groups"] for section in group["sections"]
+                if section["kind"] == "errors" for entry in section["entries"]
+                for line in (entry["fragment"], entry.get("second_line")) if line]
+    page.goto(site_url + APPENDIX)
+    for entry_id, line in expected:
+        shown = page.eval_on_selector_all(
+            f"[id='{entry_id}'] [data-fragment]", "codes => codes.map(code => code.textContent)")
+        assert line in shown, entry_id
+
+
+def test_answers_start_collapsed_and_open_on_click(site_url, page):
+    page.goto(site_url + APPENDIX)
+    answers = page.locator("[data-checkpoint] details")
+    assert answers.count() == 10
+    assert page.eval_on_selector_all("[data-checkpoint] details", "ds => ds.filter(d => d.open).length") == 0
+    first_answer = answers.first.locator("p")
+    assert not first_answer.is_visible()
+    answers.first.locator("summary").click()
+    assert first_answer.is_visible()
+    assert "size mismatch for" in first_answer.inner_text()
+
+
+def test_rows_and_checkpoints_carry_stable_hooks(site_url, page):
+    page.goto(site_url + APPENDIX)
+    assert page.locator("tr[data-entry][id]").count() == 43 + 7 + 3 + 6
+    assert page.locator("[data-checkpoint][id]").count() == 10
+    search = page.get_by_role("searchbox", name="在本页查找报错片段")
+    assert search.get_attribute("type") == "search"
+    assert page.locator("[role=status]").count() >= 1
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_pages_fit_the_screen(built_site, site_url, new_page, width):
+    page = new_page(viewport=(width, 900))
+    ARTIFACTS.mkdir(exist_ok=True)
+    for path in ("index.html", "pytorch/index.html", "pytorch/02.html", APPENDIX):
+        page.goto(site_url + path)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {width}px"
+        page.screenshot(path=str(ARTIFACTS / f"{path.replace('/', '__')}-{width}.png"), full_page=True)
+
+
+def test_hostile_text_in_the_data_is_shown_as_text(tmp_path, new_page):
+    project = copy_project(tmp_path / "project")
+    page_file = project / "data" / "pytorch" / "appendix-a.yml"
+    hostile = "<script>alert(1)</script> {{ 7*7 }} {% raw %} | a | <class 'X'> __init__"
+    text = page_file.read_text(encoding="utf-8").replace(
+        '"Inference tensors cannot be saved for backward."', json.dumps(hostile))
+    text = text.replace('"在 `torch.inference_mode()` 里造的张量', json.dumps(hostile)[:-1] + ' `x` 在 ')
+    page_file.write_text(text, encoding="utf-8")
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+
+    server = serve(tmp_path / "site")
+    try:
+        page = new_page()
+        dialogs = []
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/{APPENDIX}")
+        row = page.locator("#inference-tensor-saved")
+        assert row.locator("[data-fragment]").text_content() == hostile
+        assert hostile.replace("__init__", "") in row.locator("td").nth(1).inner_text().replace("__init__", "")
+        assert not dialogs
+        assert row.locator("script, img").count() == 0
+    finally:
+        server.shutdown()

@@ -1,0 +1,135 @@
+"""Bad data stops the build with messages naming file, line, entry and field."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from refsite.load import DataError
+from refsite.source import load_site
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+APPENDIX = "pytorch/appendix-a.yml"
+
+
+@pytest.fixture
+def data(tmp_path):
+    """A private copy of data/ that a test may break."""
+    copy = tmp_path / "data"
+    shutil.copytree(DATA, copy)
+    return copy
+
+
+def edit(data: Path, name: str, old: str, new: str, count: int = 1) -> int:
+    """Replace text in a data file; return the 1-based line where the edit starts."""
+    path = data / name
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) >= count, f"{old!r} not in {name}"
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return line
+
+
+def problems(data: Path) -> list[str]:
+    with pytest.raises(DataError) as raised:
+        load_site(data)
+    return [str(problem) for problem in raised.value.problems]
+
+
+def test_the_real_data_is_valid():
+    load_site(DATA)
+
+
+def test_yaml_syntax_error_names_file_and_line(data):
+    line = edit(data, APPENDIX, "    lead: 不要只让报错消失", "    lead: [不要只让报错消失")
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:")
+    assert "is not valid YAML" in message
+    reported = int(message.split(":")[1])
+    assert line <= reported <= line + 2
+
+
+def test_missing_field_names_entry_and_field(data):
+    line = edit(data, APPENDIX,
+                '            cause: "对一个非标量调了 `backward()`。', '            reason: "对一个非标量调了 `backward()`。')
+    messages = problems(data)
+    assert f"data/{APPENDIX}:{line - 2}: entry 'grad-scalar-only': field 'cause': is required but missing" in messages
+    assert any(f":{line}: entry 'grad-scalar-only': field 'reason': is not a known field" in m for m in messages)
+
+
+def test_wrong_type_is_reported(data):
+    line = edit(data, APPENDIX, "  minutes: 62", "  minutes: sixty-two")
+    assert problems(data) == [
+        f"data/{APPENDIX}:{line}: entry 'appendix-a': field 'minutes': must be a whole number, not text"]
+
+
+def test_chapters_must_be_a_list_of_quoted_ids(data):
+    line = edit(data, APPENDIX, '            chapters: ["05"]\n          - id: empty-parameter-list',
+                '            chapters: 05\n          - id: empty-parameter-list')
+    [message] = problems(data)
+    assert message == (f"data/{APPENDIX}:{line}: entry 'assign-tensor-to-parameter': field 'chapters': "
+                       "must be a list, not a number")
+
+
+def test_duplicate_id_is_reported_with_both_lines(data):
+    first = edit(data, APPENDIX, "          - id: grad-scalar-only", "          - id: grad-scalar-only")
+    second = edit(data, APPENDIX, "          - id: numpy-requires-grad", "          - id: grad-scalar-only")
+    [message] = problems(data)
+    assert message == (f"data/{APPENDIX}:{second}: entry 'grad-scalar-only': field 'id': "
+                       f"is used twice for a row, section or checkpoint (also on line {first}); ids must be unique")
+
+
+def test_dangling_chapter_id_is_reported(data):
+    line = edit(data, APPENDIX, '            chapters: ["02", "04", "09"]', '            chapters: ["02", "12", "09"]')
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry 'no-grad-fn': field 'chapters': chapter '12' does not exist")
+
+
+def test_unknown_section_kind_is_reported(data):
+    line = edit(data, APPENDIX, "        kind: not-covered", "        kind: uncovered")
+    [message] = problems(data)
+    assert message == (f"data/{APPENDIX}:{line}: entry 'not-covered': field 'kind': "
+                       "must be one of 'errors', 'symptoms', 'not-covered', not 'uncovered'")
+
+
+def test_duplicate_key_is_reported_not_silently_dropped(data):
+    line = edit(data, APPENDIX, '            chapters: ["07"]\n',
+                '            chapters: ["07"]\n            truth: 又写了一遍\n')
+    assert problems(data) == [
+        f"data/{APPENDIX}:{line + 1}: key 'truth' is written twice in one mapping; the first value would be lost"]
+
+
+def test_a_fragment_must_stay_on_one_line(data):
+    line = edit(data, APPENDIX, '            fragment: "Inference tensors cannot be saved for backward."',
+                '            fragment: "Inference tensors cannot\\nbe saved for backward."')
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry 'inference-tensor-saved': field 'fragment':")
+    assert "must be one line" in message
+
+
+def test_related_link_needs_a_chapter_or_a_book(data):
+    line = edit(data, APPENDIX, "    - id: link-python-bites\n      book: python-bites\n",
+                "    - id: link-python-bites\n")
+    [message] = problems(data)
+    assert message == f"data/{APPENDIX}:{line}: entry 'link-python-bites': needs one of 'chapter' or 'book'"
+
+
+def test_unknown_book_in_a_related_link(data):
+    line = edit(data, APPENDIX, "      book: python-bites", "      book: python-bytes")
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry 'link-python-bites': field 'book': book 'python-bytes'")
+
+
+def test_a_missing_page_file_is_reported(data):
+    (data / APPENDIX).unlink()
+    assert problems(data) == [f"data/{APPENDIX}: is missing"]
+
+
+def test_every_problem_is_collected_before_stopping(data):
+    edit(data, APPENDIX, "  minutes: 62", "  minutes: -1")
+    edit(data, APPENDIX, '            chapters: ["08"]', '            chapters: ["88"]', count=1)
+    edit(data, "pytorch/book.yml", "    title: 怎么用这份教程\n", "")
+    messages = problems(data)
+    assert len(messages) == 3
+    assert any("field 'minutes': must be at least 1" in m for m in messages)
+    assert any("data/pytorch/book.yml" in m and "field 'title': is required but missing" in m for m in messages)
