@@ -36,10 +36,10 @@ def test_ticks_and_checkin_survive_a_reload(site_url, page):
     ticks(page).nth(3).check()
     checkin(page).check()
     page.reload()
-    states = [box.is_checked() for box in ticks(page).all()]
     expect(ticks(page).nth(1)).to_be_checked()
     expect(ticks(page).nth(3)).to_be_checked()
     expect(checkin(page)).to_be_checked()
+    states = [box.is_checked() for box in ticks(page).all()]
     assert [i for i, state in enumerate(states) if state] == [1, 3]
 
     ticks(page).nth(1).uncheck()
