@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from refsite.render import InlineMarkdown, Renderer
+from refsite.render import Renderer
 from refsite.sitemap import site_pages
 from refsite.source import load_site
 
@@ -35,20 +35,29 @@ def rendered():
     return render_all(DATA)
 
 
-def test_inline_markdown_marks_code_and_keeps_markers():
-    md = InlineMarkdown()
+@pytest.fixture(scope="module")
+def md():
+    return Renderer(load_site(DATA)).env.filters["md"]
+
+
+def test_inline_markdown_marks_code_and_keeps_markers(md):
     assert md("⭐ 多半是 `backward()` 调了两次") == "⭐ 多半是 <code>backward()</code> 调了两次"
-    assert md("**信封**") == "<strong>信封</strong>"
-    # Unmarked, Markdown would read __init__ as bold "init": prose marks code as code.
-    assert md("`__init__`") == "<code>__init__</code>"
+    assert md("**先确认 `torch.double`。**") == "<strong>先确认 <code>torch.double</code>。</strong>"
+    assert md("`` a`b ``") == "<code>a`b</code>"
+    assert md("[附录A](appendix-a.md#autograd)") == '<a href="appendix-a.md#autograd">附录A</a>'
 
 
-def test_inline_markdown_shows_html_as_text():
-    assert md_text("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;"
+def test_inline_markdown_leaves_everything_else_as_typed(md):
+    # Unmarked, Markdown would read __init__ as bold "init"; this subset leaves it alone.
+    assert md("__init__ 与 *args 与 a | b 与 {{ x }}") == "__init__ 与 *args 与 a | b 与 {{ x }}"
+    assert md("未闭合的 `code 和 **bold") == "未闭合的 `code 和 **bold"
+    assert md(r"\`不是代码\`") == "`不是代码`"
 
 
-def md_text(text):
-    return str(InlineMarkdown()(text))
+def test_inline_markdown_shows_html_as_text_and_refuses_script_links(md):
+    assert md("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;"
+    assert md("[x](javascript:alert(1))") == "[x](javascript:alert(1))"
+    assert md('[x](https://e.org/"onmouseover=alert(1))') == '[x](https://e.org/&#34;onmouseover=alert(1))'
 
 
 def test_every_fragment_is_rendered_verbatim(rendered):

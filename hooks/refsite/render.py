@@ -1,21 +1,19 @@
 """Render pages of the site model to HTML with Jinja templates.
 
 Python prepares values, Jinja builds every tag. Verbatim text is autoescaped by Jinja;
-inline Markdown goes through Python-Markdown with raw HTML switched off, so `<script>` in a
-cause is shown as text, and nothing in the data is ever evaluated as a template.
+inline Markdown is parsed into spans (refsite.inline) that a macro renders, so `<script>` in
+a cause is shown as text, and nothing in the data is ever evaluated as a template.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Callable
 
-import markdown
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-from markdown.extensions import Extension
 from markupsafe import Markup
 
+from .inline import parse_inline
 from .model import Site
 from .sitemap import HOME, SitePage, book_index_uri, chapter_uri, progress_manifest, reference_uri
 
@@ -23,29 +21,23 @@ from .sitemap import HOME, SitePage, book_index_uri, chapter_uri, progress_manif
 Href = Callable[..., str]
 
 
-class _TextOnlyHtml(Extension):
-    """Treat raw HTML in Markdown as text: data is never trusted as markup."""
-
-    def extendMarkdown(self, md):
-        md.preprocessors.deregister("html_block")
-        md.inlinePatterns.deregister("html")
-
-
-_SINGLE_PARAGRAPH = re.compile(r"\A<p>(.*)</p>\Z", re.DOTALL)
-
-
 class InlineMarkdown:
-    """Inline Markdown → Markup; one paragraph comes back without its <p>."""
+    """The `md` filter: inline Markdown → Markup, through the `_inline.html` macro.
 
-    def __init__(self):
-        self._md = markdown.Markdown(extensions=[_TextOnlyHtml()], output_format="html")
+    Memoized per build: the same text (a repeated note, say) is parsed and rendered once.
+    """
+
+    def __init__(self, env: Environment):
+        self._macro = env.get_template("_inline.html").module.inline
+        self._rendered: dict[str, Markup] = {}
 
     def __call__(self, text: str | None) -> Markup:
         if not text:
             return Markup("")
-        html = self._md.reset().convert(text)
-        single = _SINGLE_PARAGRAPH.match(html)
-        return Markup(single.group(1) if single and "<p>" not in single.group(1) else html)
+        rendered = self._rendered.get(text)
+        if rendered is None:
+            rendered = self._rendered[text] = Markup(self._macro(parse_inline(text)))
+        return rendered
 
 
 @dataclass(frozen=True)
@@ -105,7 +97,7 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=False,
         )
-        self.env.filters["md"] = InlineMarkdown()
+        self.env.filters["md"] = InlineMarkdown(self.env)
         self.manifest = progress_manifest(site)
 
     def render(self, page: SitePage, href: Href) -> RenderedPage:
