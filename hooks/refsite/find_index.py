@@ -3,7 +3,9 @@
 When the reader's text is not on the page (a whole error line with their own names, shapes and
 numbers, or a traceback), the browser ranks entries with lunr.js against the index written here.
 `tokenize` is mirrored token for token by `overrides/assets/refsite/find-tokenize.js`; lunr's own
-pipeline is switched off on both sides, so the two tokenizers alone decide what matches.
+pipeline is switched off on both sides, so the two tokenizers alone decide what matches. There is
+no stemming: lunr.py's and lunr.js's Porter stemmers disagree (`trying` -> `tri` / `try`), and a
+pasted error repeats the page's own wording anyway.
 """
 
 from __future__ import annotations
@@ -16,9 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import lunr
 from lunr.builder import Builder
-from lunr.stemmer import PorterStemmer
 
 # What pasted text varies in, folded before anything else (NFKC already turns `…` into `...`).
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'})
@@ -47,9 +47,6 @@ _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # Parts that differ from reader to reader and say nothing about the error: numbers, shapes
 # (`8x16`) and addresses (`0x7f3a…`).
 _NUMERIC = re.compile(r"^(?:\d+(?:x\d+)*|0x[0-9a-f]+)$")
-_STEMMABLE = re.compile(r"^[a-z]+$")
-
-_stemmer = PorterStemmer()
 
 # Where the browser finds things. Scripts, not JSON, so that a copy opened from disk (`file://`,
 # where `fetch` is refused) can load them too.
@@ -90,7 +87,7 @@ def _word_tokens(word: str) -> list[str]:
     kept = [part for part in parts if len(part) > 1 and not _NUMERIC.match(part)]
     if len(kept) > 1:  # the compound too: `grad_fn`, `runtimeerror` match better than their parts
         kept.append(word.strip("_").lower())
-    return [_stemmer.stem(token) if _STEMMABLE.match(token) else token for token in kept]
+    return kept
 
 
 def _cjk_tokens(run: str) -> list[str]:

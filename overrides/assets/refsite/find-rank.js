@@ -55,12 +55,8 @@ export function loadRanker(pageKey) {
   return indexes.get(pageKey);
 }
 
-export function stem(word) {
-  return window.lunr.stemmer(new window.lunr.Token(word)).toString();
-}
-
 export function queryTerms(text) {
-  return [...new Set(tokenize(text, stem))].slice(0, MAX_TERMS);
+  return [...new Set(tokenize(text))].slice(0, MAX_TERMS);
 }
 
 /**

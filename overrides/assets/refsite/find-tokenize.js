@@ -1,7 +1,7 @@
 // Terms for the ranked search: the mirror, rule for rule, of `tokenize` in
 // hooks/refsite/find_index.py, which built the index. tests/test_find_tokenize.py runs both on
-// the same inputs and requires equal output. `stem` is lunr's Porter stemmer (the Python side
-// uses lunr.py's port of it).
+// the same inputs and requires equal output. No stemming: lunr.py's and lunr.js's Porter stemmers
+// disagree, and a pasted error repeats the page's own wording anyway.
 
 const QUOTES = { "‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"' };
 const QUOTE_CHARS = new RegExp(`[${Object.keys(QUOTES).join("")}]`, "g");
@@ -20,7 +20,6 @@ const CHAIN_LINES = /during handling of the above exception, another exception o
 const WORD = /([A-Za-z0-9_]+)|([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+)/g;
 const CAMEL_BOUNDARY = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
 const NUMERIC = /^(?:\d+(?:x\d+)*|0x[0-9a-f]+)$/;
-const STEMMABLE = /^[a-z]+$/;
 
 export function normalize(text) {
   return text.normalize("NFKC").replace(QUOTE_CHARS, (quote) => QUOTES[quote]).replace(INVISIBLE, "");
@@ -47,11 +46,11 @@ export function stripTracebackNoise(text) {
   return result;
 }
 
-function wordTokens(word, stem) {
+function wordTokens(word) {
   const parts = word.split("_").flatMap((piece) => piece.split(CAMEL_BOUNDARY)).map((part) => part.toLowerCase());
   const kept = parts.filter((part) => part.length > 1 && !NUMERIC.test(part));
   if (kept.length > 1) kept.push(word.replace(/^_+|_+$/g, "").toLowerCase());
-  return kept.map((token) => (STEMMABLE.test(token) ? stem(token) : token));
+  return kept;
 }
 
 function cjkTokens(run) {
@@ -62,10 +61,10 @@ function cjkTokens(run) {
 }
 
 /** Terms of `text`, in order, repeats kept. */
-export function tokenize(text, stem) {
+export function tokenize(text) {
   const tokens = [];
   for (const [, latin, cjk] of stripTracebackNoise(normalize(String(text))).matchAll(WORD)) {
-    tokens.push(...(latin ? wordTokens(latin, stem) : cjkTokens(cjk)));
+    tokens.push(...(latin ? wordTokens(latin) : cjkTokens(cjk)));
   }
   return tokens;
 }

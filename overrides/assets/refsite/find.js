@@ -265,15 +265,23 @@ function mount(form) {
 
   // --- URL ----------------------------------------------------------------------------------
 
+  /** A landing belonged to the previous query: a new one must not share a stale #entry. */
+  function forgetLanding() {
+    if (!landedId) return;
+    const url = new URL(location.href);
+    if (url.hash === `#${landedId}`) {
+      url.hash = "";
+      history.replaceState(history.state, "", url);
+    }
+    landedId = null;
+  }
+
   function writeUrlSoon(query) {
     clearTimeout(urlTimer);
     urlTimer = setTimeout(() => {
       const url = new URL(location.href);
       if (query) url.searchParams.set(URL_PARAM, query);
       else url.searchParams.delete(URL_PARAM);
-      // A landing belonged to the previous query; a new query shares no stale #entry.
-      if (landedId && url.hash === `#${landedId}`) url.hash = "";
-      landedId = null;
       if (url.href !== location.href) history.replaceState(history.state, "", url);
     }, URL_WRITE_DELAY_MS);
   }
@@ -281,6 +289,7 @@ function mount(form) {
   // --- events -------------------------------------------------------------------------------
 
   function onQueryChanged() {
+    forgetLanding();
     search(input.value);
     writeUrlSoon(input.value);
   }

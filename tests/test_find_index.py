@@ -1,0 +1,69 @@
+"""The ranked index written at build time: what goes in, where it lands, and that lunr can read it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import mkdocs
+import pytest
+from lunr.index import Index
+
+from refsite.find_index import (
+    INDEX_GLOBAL,
+    INDEX_URL_PATTERN,
+    LUNR_JS_URL,
+    build_index,
+    documents_for,
+    tokenize,
+)
+from refsite.source import load_site
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def appendix():
+    site = load_site(ROOT / "data")
+    return next(page for book in site.included_books for page in book.pages if page.id == "appendix-a")
+
+
+def rank(index: Index, text: str) -> list[str]:
+    query = index.create_query()
+    for term in dict.fromkeys(tokenize(text)):
+        query.term(term, use_pipeline=False)
+    return [result["ref"] for result in index.query(query)]
+
+
+def test_documents_are_the_rows_that_answer_an_error(appendix):
+    expected = [entry.id for section in appendix.sections for entry in section.entries]
+    documents = documents_for(appendix)
+    assert [document["id"] for document in documents] == expected
+    by_id = {document["id"]: document for document in documents}
+    assert "Original Traceback" in by_id["worker-envelope"]["head"]  # the second line is part of it
+    assert "验证集精度" in by_id["forgot-eval"]["head"]
+    assert "model.eval()" in by_id["forgot-eval"]["body"]
+
+
+def test_index_terms_are_exactly_the_tokenizer_terms(appendix):
+    documents = documents_for(appendix)
+    serialized = build_index(documents)
+    terms = {term for term, _ in serialized["invertedIndex"]}
+    expected = {token for document in documents for field in ("head", "body") for token in tokenize(document[field])}
+    assert terms == expected
+    assert serialized["pipeline"] == []  # lunr's own trimmer and stemmer would undo the tokenizer
+
+
+def test_chinese_symptom_ranks_the_forgotten_eval_first(appendix):
+    index = Index.load(build_index(documents_for(appendix)))
+    assert rank(index, "验证集精度比训练差")[0] == "forgot-eval"
+
+
+def test_build_writes_mkdocs_lunr_and_a_loadable_index(built_site, appendix):
+    lunr_js = Path(mkdocs.__file__).parent / "contrib" / "search" / "templates" / "search" / "lunr.js"
+    assert (built_site / LUNR_JS_URL).read_bytes() == lunr_js.read_bytes()
+    script = (built_site / INDEX_URL_PATTERN.format(key=appendix.key)).read_text(encoding="utf-8")
+    prefix = f"globalThis.{INDEX_GLOBAL}="
+    assert script.startswith(prefix)
+    index = Index.load(json.loads(script[len(prefix):].rstrip().rstrip(";")))
+    assert rank(index, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x7 and 9x2)")[0] == "matmul-shapes"

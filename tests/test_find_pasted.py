@@ -1,0 +1,61 @@
+"""Pasting what a screen shows (real torch 2.13.0 errors, the reader's own names and shapes)
+lands on the entry that explains it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+import yaml
+
+from find_support import INPUT, current_entries, open_reference, paste, type_query, visible_entries
+
+pytestmark = pytest.mark.browser
+
+CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "pasted_errors.yml").read_text(encoding="utf-8"))
+
+
+def test_there_are_enough_real_errors_to_paste():
+    assert len(CASES) >= 20
+    assert len({case["lands_on"] for case in CASES}) >= 20
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{case['lands_on']}-{case['how']}" for case in CASES])
+def test_a_pasted_error_lands_on_its_entry(page, site_url, case):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    before = visible_entries(page)
+    paste(page, case["pasted"])
+    page.press(INPUT, "Enter")
+    page.wait_for_selector('[data-entry][aria-current="true"]')
+    assert current_entries(page) == [case["lands_on"]]
+    if page.locator("[data-find-suggestion]").count():
+        # Not on the page as pasted: it landed on the best suggestion, which the URL now names.
+        assert urlparse(page.url).fragment == case["lands_on"]
+    entry = page.locator(f"#{case['lands_on']}").bounding_box()
+    assert 0 <= entry["y"] < page.viewport_size["height"]
+    assert visible_entries(page) == before
+
+
+def test_suggestions_are_ranked_links_to_entry_anchors(page, site_url):
+    open_reference(page, site_url)
+    type_query(page, "RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    page.wait_for_selector("[data-find-suggestion]")
+    links = page.eval_on_selector_all("[data-find-suggestions] a", "links => links.map(a => a.getAttribute('href'))")
+    assert 1 < len(links) <= 5
+    assert links[:2] == ["#leaf-view-inplace", "#leaf-inplace"]
+    page.click("[data-find-suggestions] li:nth-child(2) a")
+    assert current_entries(page) == ["leaf-inplace"]
+    assert urlparse(page.url).fragment == "leaf-inplace"
+
+
+def test_a_chinese_symptom_ranks_the_forgotten_eval_first(page, site_url):
+    open_reference(page, site_url)
+    before = visible_entries(page)
+    type_query(page, "验证集精度比训练差")
+    page.wait_for_selector("[data-find-suggestion]")
+    assert page.get_attribute("[data-find-suggestions] li:first-child a", "href") == "#forgot-eval"
+    page.press(INPUT, "Enter")
+    assert current_entries(page) == ["forgot-eval"]
+    assert visible_entries(page) == before
