@@ -17,6 +17,7 @@
 // Each fault is reported once to onProblem() listeners (progress-warning.js says it on the page).
 
 import { emptyProgress, ProgressFormatError, readProgress } from "./progress-format.js";
+import { createFrameStore, usesFrameStore } from "./progress-filestore.js";
 
 const KEY_PREFIX = "refsite-progress:";
 
@@ -138,6 +139,7 @@ let store = null;
 
 /** The page's store: one per page load, shared by every progress module. */
 export function progressStore() {
-  store ??= createLocalStore(storageKey());
+  // Opened from disk, pages may not share localStorage (Firefox): a store page does instead.
+  store ??= usesFrameStore() ? createFrameStore(storageKey()) : createLocalStore(storageKey());
   return store;
 }

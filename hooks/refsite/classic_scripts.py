@@ -1,0 +1,177 @@
+"""The site's ES modules, linked into one classic script for the offline copy.
+
+Browsers refuse `<script type="module">` from `file://`: Chromium blocks the fetch (CORS), and
+Firefox gives every file its own origin. Classic scripts still load there. So for the offline
+copy the modules under `overrides/assets/` are linked, at build time, into one classic script
+that runs the same code in the same order, with no bundler and nothing fetched at runtime.
+
+Only the small, regular subset of module syntax the site's own modules use is understood:
+top-level `import { a, b as c } from "./x.js"`, `import * as ns from "./x.js"`,
+`import "./x.js"`, `export function|async function|class|const|let|var name`,
+`export { a, b as c }` and `import.meta.url`. Anything else at the start of a line that begins
+with `import` or `export` is refused with a message naming the file, never guessed at.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+_NAME = r"[A-Za-z_$][\w$]*"
+_SPECIFIER = r"""(?P<quote>["'])(?P<specifier>[^"'\n]+)(?P=quote)"""
+_END = r"[ \t]*;?[ \t]*$"
+
+_IMPORT_FROM = re.compile(rf"^import\s+(?P<clause>[^;'\"]*?)\s+from\s+{_SPECIFIER}{_END}", re.M)
+_IMPORT_BARE = re.compile(rf"^import\s+{_SPECIFIER}{_END}", re.M)
+_EXPORT_DECLARATION = re.compile(
+    rf"^export\s+(?P<keyword>(?:async\s+)?function\s*\*?|class|const|let|var)\s+(?P<name>{_NAME})", re.M)
+_EXPORT_LIST = re.compile(rf"^export\s*\{{(?P<names>[^}}]*)\}}{_END}", re.M)
+# What is left after the forms above: anything that still starts a line this way is unsupported.
+_LEFTOVER = re.compile(r"^(?:import|export)\b(?![.(])", re.M)
+_IMPORT_META = re.compile(r"\bimport\.meta\b")
+_DYNAMIC_IMPORT = re.compile(r"\bimport\s*\(")
+
+
+class ModuleLinkError(ValueError):
+    """A module uses syntax this linker does not handle, or imports what it cannot resolve."""
+
+
+@dataclass
+class Module:
+    path: str  # site-relative, POSIX: "assets/refsite/find.js"
+    body: str  # the source with its import and export syntax rewritten
+    dependencies: list[str] = field(default_factory=list)
+    exports: dict[str, str] = field(default_factory=dict)  # exported name -> local name
+
+
+def _resolve(importer: str, specifier: str) -> str:
+    if not specifier.startswith(("./", "../")):
+        raise ModuleLinkError(f"{importer}: cannot link import of {specifier!r}: "
+                              "only relative paths ('./x.js') are supported")
+    return posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
+
+
+def _pairs(names: str, separator: str, where: str) -> list[tuple[str, str]]:
+    """`a, b as c` -> [("a", "a"), ("b", "c")], checking every name."""
+    pairs = []
+    for item in filter(None, (part.strip() for part in names.split(","))):
+        original, _, alias = (word.strip() for word in item.partition(separator))
+        alias = alias or original
+        if not (re.fullmatch(_NAME, original) and re.fullmatch(_NAME, alias)):
+            raise ModuleLinkError(f"{where}: cannot link {item!r}")
+        pairs.append((original, alias))
+    return pairs
+
+
+def parse_module(path: str, source: str) -> Module:
+    module = Module(path, source)
+
+    def import_from(match: re.Match) -> str:
+        dependency = _resolve(path, match["specifier"])
+        module.dependencies.append(dependency)
+        clause = " ".join(match["clause"].split())
+        target = f"__import({json.dumps(dependency)})"
+        if namespace := re.fullmatch(rf"\*\s+as\s+({_NAME})", clause):
+            return f"const {namespace[1]} = {target};"
+        if named := re.fullmatch(r"\{(.*)\}", clause):
+            bindings = ", ".join(name if name == alias else f"{name}: {alias}"
+                                 for name, alias in _pairs(named[1], " as ", path))
+            return f"const {{ {bindings} }} = {target};"
+        raise ModuleLinkError(f"{path}: cannot link `import {clause} from ...`: "
+                              "use named imports (`import {{ a }} from`) or `import * as`")
+
+    def import_bare(match: re.Match) -> str:
+        dependency = _resolve(path, match["specifier"])
+        module.dependencies.append(dependency)
+        return f"__import({json.dumps(dependency)});"
+
+    def export_declaration(match: re.Match) -> str:
+        module.exports[match["name"]] = match["name"]
+        return match[0].removeprefix("export").lstrip()
+
+    def export_list(match: re.Match) -> str:
+        for local, exported in _pairs(match["names"], " as ", path):
+            module.exports[exported] = local
+        return ""
+
+    body = _IMPORT_FROM.sub(import_from, source)
+    body = _IMPORT_BARE.sub(import_bare, body)
+    body = _EXPORT_DECLARATION.sub(export_declaration, body)
+    body = _EXPORT_LIST.sub(export_list, body)
+    if leftover := _LEFTOVER.search(body):
+        line = body[leftover.start():].splitlines()[0]
+        raise ModuleLinkError(f"{path}: cannot link {line.strip()!r}")
+    if _DYNAMIC_IMPORT.search(body):
+        raise ModuleLinkError(f"{path}: cannot link a dynamic import()")
+    module.body = _IMPORT_META.sub("__meta", body)
+    return module
+
+
+def _load_order(entries: Sequence[str], read: Callable[[str], str]) -> list[Module]:
+    """Every module reachable from `entries`, each after its dependencies (as browsers run them)."""
+    ordered: dict[str, Module] = {}
+    visiting: list[str] = []
+
+    def visit(path: str) -> None:
+        if path in ordered:
+            return
+        if path in visiting:
+            cycle = " -> ".join(visiting[visiting.index(path):] + [path])
+            raise ModuleLinkError(f"cannot link an import cycle: {cycle}")
+        visiting.append(path)
+        try:
+            source = read(path)
+        except FileNotFoundError:
+            importer = f"{visiting[-2]}: " if len(visiting) > 1 else ""
+            raise ModuleLinkError(f"{importer}no module at {path}") from None
+        module = parse_module(path, source)
+        for dependency in module.dependencies:
+            visit(dependency)
+        visiting.pop()
+        ordered[path] = module
+
+    for entry in entries:
+        visit(entry)
+    return list(ordered.values())
+
+
+def link_modules(entries: Sequence[str], read: Callable[[str], str], output: str) -> str:
+    """One classic script, to be served at site path `output`, that runs the `entries` modules.
+
+    `read(path)` returns a module's source by site-relative path (FileNotFoundError if none).
+    Each module becomes a function that runs once, in dependency order; its exports are getters
+    over its own bindings, and `import.meta.url` is the URL the module would have had.
+    """
+    here = posixpath.dirname(output)
+    parts = [
+        "// Generated by refsite.classic_scripts: the site's ES modules, linked into one classic\n"
+        "// script, because browsers refuse module scripts from file://. Entries, in order:\n"
+        + "".join(f"//   {entry}\n" for entry in entries) +
+        "(function () {\n"
+        '  "use strict";\n'
+        "  var here = document.currentScript.src;\n"
+        "  var modules = {};\n"
+        "  function __import(path) { return modules[path]; }\n"
+        "  function define(path, relative, body) {\n"
+        "    var exports = (modules[path] = {});\n"
+        "    function __export(getters) {\n"
+        "      for (var name in getters) Object.defineProperty(exports, name, { get: getters[name], enumerable: true });\n"
+        "    }\n"
+        "    body(__import, __export, { url: new URL(relative, here).href });\n"
+        "  }\n"
+    ]
+    for module in _load_order(entries, read):
+        getters = ", ".join(f"{json.dumps(name)}: () => {local}" for name, local in module.exports.items())
+        parts.append(
+            f"\n// ---- {module.path}\n"
+            f"define({json.dumps(module.path)}, {json.dumps(posixpath.relpath(module.path, here))}, "
+            "function (__import, __export, __meta) {\n"
+            f"__export({{ {getters} }});\n"
+            f"{module.body.rstrip()}\n"
+            "});\n"
+        )
+    parts.append("})();\n")
+    return "".join(parts)

@@ -1,0 +1,87 @@
+"""Linking the site's ES modules into one classic script (refsite.classic_scripts).
+
+The behaviour in a browser is covered by test_offline.py, which runs the linked script from
+disk; these tests pin what the linker accepts, what it refuses, and the order it runs modules in.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from refsite.classic_scripts import ModuleLinkError, link_modules, parse_module
+
+NODE = shutil.which("node")
+
+
+def reader(sources: dict[str, str]):
+    def read(path: str) -> str:
+        if path not in sources:
+            raise FileNotFoundError(path)
+        return sources[path]
+    return read
+
+
+def test_imports_and_exports_are_rewritten_and_import_meta_becomes_the_modules_own():
+    module = parse_module("assets/app/main.js", (
+        'import { a, b as c } from "./lib/a.js";\n'
+        "import * as tools from '../tools.js';\n"
+        'import "./side-effect.js";\n'
+        "export function f() { return new URL('x', import.meta.url); }\n"
+        "export async function g() {}\n"
+        "export class K {}\n"
+        "export const ONE = 1;\n"
+        "const two = 2;\n"
+        "export { two, two as TWO };\n"
+    ))
+    assert module.dependencies == ["assets/app/lib/a.js", "assets/tools.js", "assets/app/side-effect.js"]
+    assert module.exports == {"f": "f", "g": "g", "K": "K", "ONE": "ONE", "two": "two", "TWO": "two"}
+    assert 'const { a, b: c } = __import("assets/app/lib/a.js");' in module.body
+    assert 'const tools = __import("assets/tools.js");' in module.body
+    assert "new URL('x', __meta.url)" in module.body
+    assert "export" not in module.body and "import " not in module.body
+
+
+@pytest.mark.parametrize("source, complaint", [
+    ('import thing from "./x.js";', "named imports"),
+    ('export default function () {}', "export default"),
+    ('export * from "./x.js";', r"export \*"),
+    ('import { a } from "lodash";', "only relative paths"),
+    ('const m = import("./x.js");', "dynamic import"),
+])
+def test_syntax_it_does_not_handle_is_refused_with_the_file_named(source, complaint):
+    with pytest.raises(ModuleLinkError, match=complaint) as raised:
+        parse_module("assets/x/entry.js", source)
+    assert "assets/x/entry.js" in str(raised.value)
+
+
+def test_a_missing_module_and_an_import_cycle_are_refused():
+    with pytest.raises(ModuleLinkError, match=r"a\.js: no module at gone\.js"):
+        link_modules(["a.js"], reader({"a.js": 'import { x } from "./gone.js";'}), "out.js")
+    with pytest.raises(ModuleLinkError, match=r"cycle: a\.js -> b\.js -> a\.js"):
+        link_modules(["a.js"], reader({"a.js": 'import { y } from "./b.js";',
+                                       "b.js": 'import { x } from "./a.js";'}), "out.js")
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node to run the linked script")
+def test_the_linked_script_runs_each_module_once_after_its_dependencies(tmp_path):
+    sources = {
+        "js/log.js": "export const seen = [];\n",
+        "js/shared.js": 'import { seen } from "./log.js";\nseen.push("shared");\nlet count = 0;\n'
+                        "export function next() { return ++count; }\n",
+        "js/first.js": 'import { seen } from "./log.js";\nimport { next } from "./shared.js";\n'
+                       'seen.push("first " + next());\n',
+        "js/second.js": 'import { seen } from "./log.js";\nimport { next } from "./shared.js";\n'
+                        'seen.push("second " + next() + " " + import.meta.url);\n'
+                        "globalThis.result = seen;\n",
+    }
+    linked = link_modules(["js/first.js", "js/second.js"], reader(sources), "js/linked.js")
+    # The browser globals a classic script relies on, and nothing more.
+    harness = ('globalThis.document = { currentScript: { src: "file:///site/js/linked.js" } };\n'
+               + linked + "\nconsole.log(JSON.stringify(globalThis.result));\n")
+    (tmp_path / "run.js").write_text(harness)
+    output = subprocess.run([NODE, str(tmp_path / "run.js")], capture_output=True, text=True, check=True)
+    assert json.loads(output.stdout) == ["shared", "first 1", "second 2 file:///site/js/second.js"]
