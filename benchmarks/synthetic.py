@@ -58,8 +58,8 @@ def synthetic_page(entries: int, seed: int = 7) -> dict:
     return page
 
 
-def write_project(destination: Path, entries: int) -> Path:
-    """A copy of the project whose 附录A holds `entries` synthetic error rows."""
+def copy_inputs(destination: Path) -> Path:
+    """A fresh copy of everything `mkdocs build` reads."""
     if destination.exists():
         shutil.rmtree(destination)
     destination.mkdir(parents=True)
@@ -70,6 +70,12 @@ def write_project(destination: Path, entries: int) -> Path:
                             ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
         else:
             shutil.copy2(source, destination / part)
+    return destination
+
+
+def write_project(destination: Path, entries: int) -> Path:
+    """A copy of the project whose 附录A holds `entries` synthetic error rows."""
+    copy_inputs(destination)
     text = yaml.dump(synthetic_page(entries), allow_unicode=True, sort_keys=False, width=10_000,
                      Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper))
     (destination / PAGE).write_text(text, encoding="utf-8")

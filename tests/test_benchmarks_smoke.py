@@ -1,0 +1,19 @@
+"""The benchmarks run at a tiny size, so they cannot rot. Their figures are not asserted."""
+
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def run_benchmark(script: str, *args: str) -> str:
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args],
+                            capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+def test_build_benchmark_runs():
+    output = run_benchmark("build.py", "--sizes", "20", "--runs", "1")
+    assert "entries  hooks s  static s" in output
+    assert output.strip().splitlines()[-1].lstrip().startswith("20 ")
