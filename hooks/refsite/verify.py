@@ -364,7 +364,8 @@ _Dumper.add_representer(str, _represent_text)
 
 
 def dump(document: dict) -> str:
-    header = ("# Written by `python -m refsite.verify`: do not edit by hand.\n"
+    header = ("# yaml-language-server: $schema=../schema/verification.schema.json\n"
+              "# Written by `python -m refsite.verify`: do not edit by hand.\n"
               "# Each row's reproducer lives in data/pytorch/reproducers.yml.\n")
     return header + yaml.dump(document, Dumper=_Dumper, allow_unicode=True, sort_keys=False,
                               width=100)

@@ -1,0 +1,45 @@
+"""Every reproducer, run for real under torch 2.13.0: `pytest -m torch`.
+
+Each row's program runs in its own process (two at a time, as the verifier runs them), and the
+row must still come out as data/pytorch/verification.yml says: that file is what readers see.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import sys
+
+import pytest
+import yaml
+
+from refsite import verify
+
+TORCH = "2.13.0"
+
+pytestmark = pytest.mark.torch
+
+if importlib.util.find_spec("torch") is None:
+    pytest.skip("torch is not importable here: pip install torch==2.13.0", allow_module_level=True)
+if not importlib.metadata.version("torch").startswith(TORCH):
+    pytest.skip(f"the stamps are for torch {TORCH}, this Python has "
+                f"{importlib.metadata.version('torch')}", allow_module_level=True)
+
+REPRODUCERS = {r.id: r for r in verify.load_reproducers()}
+PUBLISHED = yaml.safe_load(verify.RESULTS_FILE.read_text(encoding="utf-8"))["results"]
+
+
+@pytest.fixture(scope="session")
+def outcomes(request):
+    """Run the selected rows only, all at once, two at a time."""
+    selected = [item.callspec.params["row_id"] for item in request.session.items
+                if item.originalname == "test_reproducer_still_holds"]
+    return verify.run_all(sys.executable, [REPRODUCERS[id_] for id_ in selected])
+
+
+@pytest.mark.parametrize("row_id", list(REPRODUCERS))
+def test_reproducer_still_holds(row_id, outcomes):
+    run, verdict = outcomes[row_id]
+    shown = f"{verdict.status}: {verdict.why}\n{verdict.excerpt}"
+    assert verdict.status != verify.FAILED, shown
+    assert verdict.status == PUBLISHED[row_id]["status"], shown
