@@ -39,7 +39,7 @@ def outcomes(request):
 
 @pytest.mark.parametrize("row_id", list(REPRODUCERS))
 def test_reproducer_still_holds(row_id, outcomes):
-    run, verdict = outcomes[row_id]
+    _, verdict = outcomes[row_id]
     shown = f"{verdict.status}: {verdict.why}\n{verdict.excerpt}"
     assert verdict.status != verify.FAILED, shown
     assert verdict.status == PUBLISHED[row_id]["status"], shown

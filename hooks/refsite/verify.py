@@ -379,7 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=RESULTS_FILE, help="results file to write")
     parser.add_argument("--compare", type=Path, metavar="OTHER.yml",
                         help="another run's results: add a `drift:` section of what changed")
-    parser.add_argument("--only", nargs="+", metavar="ID", help="run these rows only")
+    parser.add_argument("--only", nargs="+", metavar="ID",
+                        help="run these rows only (the results file then holds only them)")
     parser.add_argument("--jobs", type=int, default=JOBS)
     parser.add_argument("--timeout", type=float, default=TIMEOUT_SECONDS,
                         help="seconds per reproducer")
