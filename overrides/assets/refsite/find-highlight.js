@@ -24,8 +24,9 @@ export class HighlightPainter {
     this.current.clear();
   }
 
-  /** Add matches (an array of StaticRange init dictionaries). */
-  add(bounds) {
+  /** Highlight exactly these matches (StaticRange init dictionaries). */
+  replace(bounds) {
+    this.all.clear();
     for (const bound of bounds) this.all.add(new StaticRange(bound));
   }
 

@@ -9,6 +9,9 @@ const INDEX_GLOBAL = "refsiteFindIndex";
 // A 10,000-character paste yields thousands of terms; the first distinct ones say enough.
 const MAX_TERMS = 256;
 export const MAX_SUGGESTIONS = 5;
+// A term found in more than this share of the entries barely moves a score (its idf is near
+// zero) but makes lunr score nearly every entry: it is left out while rarer terms remain.
+const COMMON_TERM_SHARE = 0.5;
 
 const scripts = new Map(); // url -> Promise, so each script loads once per session
 
@@ -59,13 +62,39 @@ export function queryTerms(text) {
   return [...new Set(tokenize(text))].slice(0, MAX_TERMS);
 }
 
+const statistics = new WeakMap(); // index -> { entries, frequency: Map(term -> entries holding it) }
+
+function statisticsOf(index) {
+  if (!statistics.has(index)) {
+    statistics.set(index, { entries: Object.keys(index.fieldVectors).length / index.fields.length, frequency: new Map() });
+  }
+  return statistics.get(index);
+}
+
+function documentFrequency(index, term) {
+  const { frequency } = statisticsOf(index);
+  if (!frequency.has(term)) {
+    const posting = index.invertedIndex[term];
+    frequency.set(term, Math.max(...index.fields.map((field) => Object.keys(posting[field] ?? {}).length)));
+  }
+  return frequency.get(term);
+}
+
+/** The terms that are in the index, without those common to most entries (unless that is all). */
+function discriminating(index, terms) {
+  const { entries } = statisticsOf(index);
+  const known = terms.filter((term) => Object.hasOwn(index.invertedIndex, term));
+  const rare = known.filter((term) => documentFrequency(index, term) <= entries * COMMON_TERM_SHARE);
+  return rare.length > 0 ? rare : known;
+}
+
 /**
  * The entries closest to `text`, best first: [{ id, score }]. The terms go in as terms, never
  * through idx.search(), whose query syntax (`:`, `^`, `~`, `*`, `+`, `-`) a pasted line is full of.
  * Ties keep page order (`order`: entry id -> position).
  */
 export function rank(index, text, order) {
-  const terms = queryTerms(text);
+  const terms = discriminating(index, queryTerms(text));
   if (terms.length === 0) return [];
   const results = index.query((query) => {
     for (const term of terms) query.term(term, { usePipeline: false });

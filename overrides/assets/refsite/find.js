@@ -15,10 +15,14 @@ import { stripTracebackNoise } from "./find-tokenize.js";
 
 const URL_PARAM = "find";
 const URL_WRITE_DELAY_MS = 300;
-// Highlights are added in slices of this many milliseconds, so that a one-letter query with tens
-// of thousands of matches never holds the main thread for long.
-const SLICE_MS = 8;
+// Chromium re-applies every range of a highlight whenever the highlight changes, so tens of
+// thousands of ranges (a one-letter query on a long page) would cost hundreds of milliseconds per
+// change. Up to this many matches all are registered at once; beyond it, only the matches within
+// a screen of the viewport are, and the window follows the scrolling: every match the reader can
+// see is highlighted, and all of them are counted.
+const PAINT_ALL_UP_TO = 2000;
 const LABEL_LENGTH = 140;
+const VIEW_MARGIN_PX = 48;
 
 const NO_MATCHES = { starts: [], length: 0, elementIndex: new Int32Array(0), entryCount: 0 };
 
@@ -43,6 +47,8 @@ function mount(form) {
   let currentIndex = -1;
   let ranked = [];
   let landOnArrival = false;
+  let paintedWindow = null; // {from, to} of the registered matches, when not all are
+  let scrollFrame = 0;
   let landedId = null; // the entry a suggestion landed on, named in the URL's hash
   let urlTimer = 0;
   let idleHandle = 0;
@@ -81,6 +87,7 @@ function mount(form) {
   function search(query, { scroll = true } = {}) {
     generation += 1;
     painter.clear();
+    paintedWindow = null;
     if (painter.rewritesDom) corpus = null; // the <mark> fallback split the text nodes
     clearSuggestions();
     currentIndex = -1;
@@ -104,7 +111,7 @@ function mount(form) {
     }
     setStepping(true);
     currentIndex = firstMatchFromViewport();
-    if (!painter.rewritesDom) paintMatches(generation); // the <mark> fallback paints in showCurrent
+    if (!painter.rewritesDom) paintMatches(); // the <mark> fallback paints in showCurrent
     showCurrent({ scroll });
   }
 
@@ -113,22 +120,32 @@ function mount(form) {
     return spanBounds(corpus, start, start + matches.length);
   }
 
-  /** Highlight every match, the current one first and then onwards, a time slice at a time. */
-  function paintMatches(forGeneration) {
-    const count = matches.starts.length;
-    let done = 0;
-    const slice = () => {
-      if (forGeneration !== generation) return;
-      const until = performance.now() + SLICE_MS;
-      const batch = [];
-      while (done < count && (batch.length < 256 || performance.now() < until)) {
-        batch.push(boundsOf((currentIndex + done) % count));
-        done += 1;
-      }
-      painter.add(batch);
-      if (done < count) setTimeout(slice, 0);
-    };
-    slice();
+  function paintMatches() {
+    paintedWindow = null;
+    if (matches.starts.length <= PAINT_ALL_UP_TO) painter.replace(matches.starts.map((_, index) => boundsOf(index)));
+    else paintWindow();
+  }
+
+  /** Register the matches within a screen of the viewport, if that window has moved. */
+  function paintWindow() {
+    const screen = window.innerHeight;
+    const firstElement = firstElementBelow(-screen);
+    const lastElement = firstElementBelow(2 * screen);
+    const from = firstAtLeast(matches.elementIndex, firstElement);
+    const to = firstAtLeast(matches.elementIndex, lastElement + 1);
+    if (paintedWindow && paintedWindow.from === from && paintedWindow.to === to) return;
+    paintedWindow = { from, to };
+    const bounds = [];
+    for (let index = from; index < to; index++) bounds.push(boundsOf(index));
+    painter.replace(bounds);
+  }
+
+  function onScroll() {
+    if (paintedWindow === null || scrollFrame) return;
+    scrollFrame = requestAnimationFrame(() => {
+      scrollFrame = 0;
+      if (paintedWindow !== null) paintWindow();
+    });
   }
 
   function countEntries(elementIndexes) {
@@ -140,20 +157,23 @@ function mount(form) {
     return entries.size;
   }
 
-  /** The first match at or below the top of what the reader sees, or the first of all. */
-  function firstMatchFromViewport() {
-    const top = stuckBottom();
-    const visible = (index) => rectOwner(elements[index]).getBoundingClientRect().bottom > top;
-    // Elements are in document order, so "below the top" is a suffix: find where it starts.
+  /** The first element whose bottom is below `y` (viewport pixels); elements.length if none. */
+  function firstElementBelow(y) {
+    // Elements are in document order, so those below a line are a suffix: find where it starts.
     let low = 0;
     let high = elements.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (visible(middle)) high = middle;
+      if (rectOwner(elements[middle]).getBoundingClientRect().bottom > y) high = middle;
       else low = middle + 1;
     }
-    const first = matches.elementIndex.findIndex((elementIndex) => elementIndex >= low);
-    return first === -1 ? 0 : first;
+    return low;
+  }
+
+  /** The first match at or below the top of what the reader sees, or the first of all. */
+  function firstMatchFromViewport() {
+    const first = firstAtLeast(matches.elementIndex, firstElementBelow(stuckBottom()));
+    return first === matches.starts.length ? 0 : first;
   }
 
   function showCurrent({ scroll }) {
@@ -174,6 +194,7 @@ function mount(form) {
     markCurrentEntry(entryOfElement[matches.elementIndex[currentIndex]]);
     setStatus(`第 ${currentIndex + 1}/${count} 处 · 共 ${count} 处匹配，在 ${matches.entryCount} 个条目里`);
     if (scroll) scrollIntoViewBelowBox(element, bounds);
+    if (matches.starts.length > PAINT_ALL_UP_TO && !painter.rewritesDom) paintWindow();
   }
 
   function step(delta) {
@@ -242,7 +263,8 @@ function mount(form) {
     history.replaceState(history.state, "", url);
     landedId = id;
     scrollIntoViewBelowBox(entry, null, "start");
-    setStatus(`已跳到：${entryLabel(entry)}`);
+    const rankOf = ranked.findIndex((result) => result.id === id) + 1;
+    setStatus(rankOf > 0 ? `已跳到第 ${rankOf} 个最接近的条目（共 ${ranked.length} 个）` : "已跳到这个条目");
   }
 
   // --- scrolling ----------------------------------------------------------------------------
@@ -258,7 +280,8 @@ function mount(form) {
     const rect = bounds ? rangeRect(bounds) : rectOwner(element).getBoundingClientRect();
     const top = stuckBottom();
     const bottom = window.innerHeight;
-    if (align === "center" && rect.top >= top && rect.bottom <= bottom) return;
+    // Already in view, with a margin (a match on the last visible line is easy to miss).
+    if (align === "center" && rect.top >= top + VIEW_MARGIN_PX && rect.bottom <= bottom - VIEW_MARGIN_PX) return;
     const offset = align === "start" ? top + 8 : top + (bottom - top - rect.height) / 2;
     window.scrollBy({ top: rect.top - offset, behavior: "instant" });
   }
@@ -327,6 +350,7 @@ function mount(form) {
     }
   });
   form.addEventListener("submit", (event) => event.preventDefault());
+  window.addEventListener("scroll", onScroll, { passive: true });
   prev.addEventListener("click", () => step(-1));
   next.addEventListener("click", () => step(1));
 
@@ -345,9 +369,23 @@ function mount(form) {
       generation += 1;
       clearTimeout(urlTimer);
       if (idleHandle) cancelIdleCallback(idleHandle);
+      cancelAnimationFrame(scrollFrame);
+      window.removeEventListener("scroll", onScroll);
       painter.detach();
     },
   };
+}
+
+/** Index of the first item of the sorted `values` that is >= `target` (values.length if none). */
+function firstAtLeast(values, target) {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (values[middle] < target) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** A match's box; a throwaway live Range, since StaticRange has no geometry. */
