@@ -131,3 +131,44 @@ def test_rendered_html_matches_golden_file(rendered, src_uri):
         golden.write_text(actual, encoding="utf-8")
     assert golden.exists(), f"missing {golden}; run with REGENERATE_GOLDEN=1"
     assert actual == golden.read_text(encoding="utf-8")
+
+
+def test_every_reproduced_row_carries_a_stamp_with_torch_and_date(rendered):
+    page_html = rendered["pytorch/appendix-a.md"].html
+    stamps = re.findall(r'<p class="rs-stamp rs-stamp--([\w-]+)" data-stamp="[\w-]+">(.*?)</p>', page_html, re.S)
+    by_status = {}
+    for status, text in stamps:
+        by_status.setdefault(status, []).append(html.unescape(re.sub("<[^>]+>", "", text)))
+    assert len(by_status["reproduced"]) == 40 + 5  # 43 error rows less the 3 below; 5 symptom claims
+    assert all("✔ torch 2.13.0 · 2026-11-29 实跑复现" in text for text in by_status["reproduced"])
+    assert "空白折叠后一致" in by_status["reproduced-whitespace-folded"][0]
+    assert by_status["simulated"][0].startswith("◐ 只能模拟复现")
+    assert "只在 Windows 上出现" in by_status["not-reproducible-here"][0]
+
+
+def test_rows_whose_run_differs_show_what_the_run_showed(rendered):
+    page_html = rendered["pytorch/appendix-a.md"].html
+    row = page_html[page_html.index('id="load-module-not-found"'):]
+    row = row[: row.index("</tr>")]
+    assert "🔬 实跑发现" in row and "weights_only=False" in row
+
+
+def test_chapter_pages_show_each_reproducer_with_its_output_collapsed(rendered):
+    chapter = rendered["pytorch/02.md"].html
+    block = chapter[chapter.index('data-backlink="backward-twice"'):]
+    block = block[: block.index("</li>")]
+    assert '<details class="rs-reproducer">' in block and "open" not in block
+    assert "loss.backward()  # the graph was freed by the first call" in html.unescape(block)
+    assert "RuntimeError: Trying to backward through the graph a second time" in html.unescape(block)
+
+
+def test_a_changed_reproducer_marks_its_result_stale(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    reproducers = data / "pytorch" / "reproducers.yml"
+    text = reproducers.read_text(encoding="utf-8")
+    reproducers.write_text(text.replace("loss.backward()  # the graph was freed by the first call",
+                                        "loss.backward()  # freed by the first call"), encoding="utf-8")
+    page_html = render_all(data)["pytorch/appendix-a.md"].html
+    row = page_html[page_html.index('id="backward-twice"'):]
+    assert 'data-stamp="stale"' in row[: row.index("</tr>")]

@@ -74,9 +74,13 @@ def test_chapters_must_be_a_list_of_quoted_ids(data):
 def test_duplicate_id_is_reported_with_both_lines(data):
     first = edit(data, APPENDIX, "          - id: grad-scalar-only", "          - id: grad-scalar-only")
     second = edit(data, APPENDIX, "          - id: numpy-requires-grad", "          - id: grad-scalar-only")
-    [message] = problems(data)
-    assert message == (f"data/{APPENDIX}:{second}: entry 'grad-scalar-only': field 'id': "
-                       f"is used twice for a row, section or checkpoint (also on line {first}); ids must be unique")
+    messages = problems(data)
+    assert (f"data/{APPENDIX}:{second}: entry 'grad-scalar-only': field 'id': "
+            f"is used twice for a row, section or checkpoint (also on line {first}); ids must be unique") in messages
+    # The renamed row's reproducer and verification result now point at nothing: also reported.
+    assert sorted(m.split(":")[0] for m in messages) == [
+        f"data/{APPENDIX}", "data/pytorch/reproducers.yml", "data/pytorch/verification.yml"]
+    assert all("numpy-requires-grad" in m for m in messages if not m.startswith(f"data/{APPENDIX}"))
 
 
 def test_dangling_chapter_id_is_reported(data):
@@ -133,3 +137,9 @@ def test_every_problem_is_collected_before_stopping(data):
     assert len(messages) == 3
     assert any("field 'minutes': must be at least 1" in m for m in messages)
     assert any("data/pytorch/book.yml" in m and "field 'title': is required but missing" in m for m in messages)
+
+
+def test_a_reproducer_for_a_row_that_does_not_exist_is_reported(data):
+    line = edit(data, "pytorch/reproducers.yml", "\nno-grad-fn:\n", "\nno-grad-fun:\n") + 1
+    assert problems(data) == [
+        f"data/pytorch/reproducers.yml:{line}: entry 'no-grad-fun': there is no row with this id in the book's pages"]

@@ -17,6 +17,25 @@ class Chapter:
 
 
 @dataclass(frozen=True)
+class Verification:
+    """What a row's reproducer really printed in the last verifier run (refsite.verify)."""
+
+    status: str  # reproduced | reproduced-whitespace-folded | simulated | not-reproducible-here | failed
+    torch: str
+    date: str
+    code: str  # the reproducer, from reproducers.yml
+    why: str | None = None
+    excerpt: str | None = None
+    note: str | None = None  # where today's torch differs from the row's story
+    output: str | None = None
+    stale: bool = False  # the reproducer changed since the run
+
+    @property
+    def torch_release(self) -> str:
+        return self.torch.split("+")[0]
+
+
+@dataclass(frozen=True)
 class ErrorEntry:
     id: str
     fragment: str
@@ -25,6 +44,7 @@ class ErrorEntry:
     second_line: str | None = None
     preface: str | None = None
     context: str | None = None
+    verification: Verification | None = None
 
 
 @dataclass(frozen=True)
@@ -33,6 +53,7 @@ class Symptom:
     symptom: str
     truth: str
     chapters: tuple[str, ...]
+    verification: Verification | None = None
 
 
 @dataclass(frozen=True)
@@ -184,15 +205,30 @@ class Site:
 _ROW_TYPES = {"errors": ErrorEntry, "symptoms": Symptom, "not-covered": NotCovered}
 
 
-def _row(kind: str, raw: dict):
+def _row(kind: str, raw: dict, verifications: dict[str, Verification]):
     row_type = _ROW_TYPES[kind]
     values = dict(raw)
     if "chapters" in values:
         values["chapters"] = tuple(values["chapters"])
+    if raw["id"] in verifications:
+        values["verification"] = verifications[raw["id"]]
     return row_type(**values)
 
 
-def reference_page_from_raw(raw: dict, book_id: str) -> ReferencePage:
+def verifications_from_raw(reproducers: dict, run: dict, code_sha) -> dict[str, Verification]:
+    """Join reproducers.yml and verification.yml by row id; `code_sha(code)` spots stale runs."""
+    verifications = {}
+    for row_id, result in run.get("results", {}).items():
+        code = reproducers.get(row_id, {}).get("code", "")
+        verifications[row_id] = Verification(
+            status=result["status"], torch=run["torch"], date=str(run["date"]), code=code,
+            why=result.get("why"), excerpt=result.get("excerpt"), note=result.get("note"),
+            output=result.get("output"), stale=result.get("code_sha") != code_sha(code))
+    return verifications
+
+
+def reference_page_from_raw(raw: dict, book_id: str,
+                            verifications: dict[str, Verification] | None = None) -> ReferencePage:
     groups = tuple(
         Group(
             title=group["title"],
@@ -204,7 +240,8 @@ def reference_page_from_raw(raw: dict, book_id: str) -> ReferencePage:
                     kind=section["kind"],
                     intro=section.get("intro"),
                     outro=tuple(section.get("outro", ())),
-                    entries=tuple(_row(section["kind"], entry) for entry in section["entries"]),
+                    entries=tuple(_row(section["kind"], entry, verifications or {})
+                                  for entry in section["entries"]),
                 )
                 for section in group["sections"]
             ),

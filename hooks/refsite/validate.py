@@ -1,5 +1,10 @@
 """Check loaded data before anything is rendered, collecting every problem.
 
+The schema subset interpreted: type, const, enum, required, properties,
+additionalProperties (false or a schema), propertyNames.pattern, items, minItems,
+minLength, pattern, minimum, $ref to $defs, allOf with if/then, oneOf and not (of
+`required` lists). Other keywords (description, format) are for editors only.
+
 Two layers, kept apart:
 - `check_schema` interprets the published JSON Schemas under data/schema/ (the subset they
   use), so the file an editor checks against and the build's checks are one and the same;
@@ -80,7 +85,7 @@ class _SchemaChecker:
 
         expected = schema.get("type")
         if expected and not _is_type(value, expected):
-            wanted = {"object": "a mapping", "array": "a list", "string": "text",
+            wanted = {"object": "a mapping", "array": "a list", "string": "text", "number": "a number",
                       "integer": "a whole number", "boolean": "true or false"}[expected]
             self.report(line, entry, field, f"must be {wanted}, not {_type_name(value)}")
             return
@@ -107,6 +112,10 @@ class _SchemaChecker:
                     self.check(value, sub.get("then", {}), line=line, entry=entry, field=field)
             else:
                 self.check(value, sub, line=line, entry=entry, field=field)
+        if "not" in schema and self._matches(value, schema["not"]):
+            names = self.resolve(schema["not"]).get("required", [])
+            self.report(line, entry, field, "must not have both " + " and ".join(f"'{n}'" for n in names)
+                        if names else "is not allowed in this form")
         if "oneOf" in schema:
             matching = sum(self._matches(value, option) for option in schema["oneOf"])
             if matching != 1:
@@ -135,13 +144,20 @@ class _SchemaChecker:
             if key not in value:
                 self.report(mapping_line, entry, key, "is required but missing")
         properties = schema.get("properties", {})
+        additional = schema.get("additionalProperties", True)
+        key_pattern = self.resolve(schema.get("propertyNames", {})).get("pattern")
         for key, item in value.items():
             key_line = line_of(value, key) or mapping_line
-            if key in properties:
+            if key_pattern and not (isinstance(key, str) and re.search(key_pattern, key)):
+                self.report(key_line, entry, str(key), f"is not a valid key here (must match {key_pattern})")
+            elif key in properties:
                 self.check(item, properties[key], line=key_line, entry=entry, field=key)
-            elif schema.get("additionalProperties") is False:
+            elif additional is False:
                 known = ", ".join(properties)
                 self.report(key_line, entry, str(key), f"is not a known field (known: {known})")
+            elif isinstance(additional, dict):
+                # A mapping keyed by ids (reproducers, results): the key is the entry.
+                self.check(item, additional, line=key_line, entry=str(key), field=None)
 
     def _matches(self, value, schema) -> bool:
         probe = _SchemaChecker(self.root, self.file)

@@ -59,6 +59,11 @@ EXCEPTION_LINE = re.compile(r"\b\w*(?:Error|Exception|Warning)\b: ")
 
 # ── What the page claims and what a run printed ─────────────────────────────────────────────
 
+def code_sha(code: str) -> str:
+    """Names one version of a reproducer; the build marks a result stale when it differs."""
+    return hashlib.sha256(code.encode()).hexdigest()[:12]
+
+
 @dataclass(frozen=True)
 class Reproducer:
     id: str
@@ -72,7 +77,7 @@ class Reproducer:
     @property
     def code_sha(self) -> str:
         """Ties a result to the program that produced it, so a stale result can be caught."""
-        return hashlib.sha256(self.code.encode()).hexdigest()[:12]
+        return code_sha(self.code)
 
 
 @dataclass(frozen=True)
