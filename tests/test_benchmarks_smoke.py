@@ -17,3 +17,10 @@ def test_build_benchmark_runs():
     output = run_benchmark("build.py", "--sizes", "20", "--runs", "1")
     assert "entries  hooks s  static s" in output
     assert output.strip().splitlines()[-1].lstrip().startswith("20 ")
+
+
+def test_weight_benchmark_runs():
+    output = run_benchmark("weight.py")
+    assert "at page load (KB)" in output
+    assert "assets/refsite/find.js" in output  # our own files are listed one by one
+    assert "lunr.js + find index first loaded when:" in output
