@@ -79,6 +79,9 @@ def write_project(destination: Path, entries: int) -> Path:
     text = yaml.dump(synthetic_page(entries), allow_unicode=True, sort_keys=False, width=10_000,
                      Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper))
     (destination / PAGE).write_text(text, encoding="utf-8")
+    # Reproducers and their results name the real rows, which the synthetic page replaces.
+    for companion in ("reproducers.yml", "verification.yml"):
+        (destination / PAGE.parent / companion).unlink(missing_ok=True)
     return destination
 
 
