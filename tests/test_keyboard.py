@@ -1,0 +1,174 @@
+"""附录A from the keyboard alone: the search box, its ↑/↓ buttons, answers, tick boxes and the
+check-in are reached with Tab, work with Enter and Space, and show where the focus is."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from find_support import INPUT, open_reference, status
+from progress_support import CHECKIN, TICK, stored
+
+pytestmark = pytest.mark.browser
+
+PREV, NEXT = "[data-find-prev]", "[data-find-next]"
+SUMMARY = "details[data-answer] > summary"
+CONTROLS = ", ".join((INPUT, PREV, NEXT, SUMMARY, TICK, CHECKIN))
+QUERY = "backward"  # 11 places on the page: enough to step both ways
+MAX_TABS = 1000
+
+# The focus ring as CSS draws it, on the focused element and on the same element unfocused.
+RINGS_JS = """() => {
+    const el = document.activeElement;
+    const ring = () => {
+        const s = getComputedStyle(el);
+        return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow].join(' | ');
+    };
+    const focused = ring();
+    el.blur();
+    const unfocused = ring();
+    el.focus();
+    return [focused, unfocused];
+}"""
+
+
+def place(page) -> int:
+    """Which match is current, from the status line (第 3/11 处 …)."""
+    found = re.match(r"第 (\d+)/\d+ 处", status(page))
+    assert found, f"no current match in the status: {status(page)!r}"
+    return int(found.group(1))
+
+
+def focused(page, selector: str) -> bool:
+    return page.evaluate("s => document.activeElement?.matches(s) ?? false", selector)
+
+
+def assert_focus_visible(page, selector: str):
+    """The focused element draws a ring (outline or shadow) it does not draw unfocused."""
+    assert focused(page, selector)
+    ring, unfocused = page.evaluate(RINGS_JS)
+    assert not re.fullmatch(r"none \| .* \| none", ring), f"{selector} focused draws no ring: {ring}"
+    assert ring != unfocused, f"{selector} looks the same focused and not: {ring}"
+
+
+def tab_until(page, selector: str, key: str = "Tab") -> int:
+    """Press Tab until an element matching `selector` has the focus; how many presses it took."""
+    for presses in range(1, MAX_TABS + 1):
+        page.keyboard.press(key)
+        if focused(page, selector):
+            return presses
+    raise AssertionError(f"{MAX_TABS} presses of {key} never reached {selector}")
+
+
+def test_every_control_of_the_page_is_in_the_tab_order(page, site_url):
+    open_reference(page, site_url, find=QUERY)  # with a query, so ↑/↓ are enabled
+    page.wait_for_load_state("networkidle")
+    controls = page.locator(CONTROLS).count()
+    # Each press: which control has the focus (-1 for none), and a name for the focused element,
+    # so the walk stops once Tab has come round to where it started.
+    where_is_focus = f"""() => {{
+        const el = document.activeElement;
+        window.rsTabSeen ??= new Map();
+        if (!window.rsTabSeen.has(el)) window.rsTabSeen.set(el, window.rsTabSeen.size);
+        return [[...document.querySelectorAll({CONTROLS!r})].indexOf(el), window.rsTabSeen.get(el)];
+    }}"""
+    reached, first = set(), None
+    for _ in range(MAX_TABS):
+        page.keyboard.press("Tab")
+        control, element = page.evaluate(where_is_focus)
+        if element == first:
+            break  # round the whole page once
+        first = element if first is None else first
+        if control >= 0:
+            reached.add(control)
+    assert controls > 5 and len(reached) == controls, f"Tab reached {len(reached)} of {controls} controls"
+
+
+def test_tab_reaches_the_box_and_enter_steps_through_matches(page, site_url):
+    open_reference(page, site_url)
+    page.locator("body").focus()
+    tab_until(page, INPUT)
+    assert_focus_visible(page, INPUT)
+
+    page.keyboard.type(QUERY)
+    page.wait_for_function("s => /第 1\\/\\d+ 处/.test(document.querySelector(s).textContent)",
+                           arg="[data-find-status]")
+    page.keyboard.press("Enter")
+    assert place(page) == 2
+    page.keyboard.press("Enter")
+    assert place(page) == 3
+    page.keyboard.press("Shift+Enter")
+    assert place(page) == 2
+    page.keyboard.press("Escape")
+    assert page.input_value(INPUT) == ""
+
+
+def test_slash_focuses_the_box_from_anywhere_on_the_page(page, site_url):
+    open_reference(page, site_url)
+    page.locator("body").focus()
+    page.keyboard.press("/")
+    assert focused(page, INPUT)
+    page.keyboard.type(QUERY)
+    page.wait_for_function("s => /第 1\\//.test(document.querySelector(s).textContent)",
+                           arg="[data-find-status]")
+
+
+def test_step_buttons_work_with_enter_and_space(page, site_url):
+    open_reference(page, site_url, find=QUERY)
+    page.wait_for_function("s => /第 1\\//.test(document.querySelector(s).textContent)",
+                           arg="[data-find-status]")
+    page.focus(INPUT)
+
+    page.keyboard.press("Tab")
+    assert focused(page, PREV)
+    assert_focus_visible(page, PREV)
+    page.keyboard.press("Tab")
+    assert focused(page, NEXT)
+    assert_focus_visible(page, NEXT)
+    page.focus(NEXT)
+
+    page.keyboard.press("Enter")
+    assert place(page) == 2
+    page.keyboard.press("Space")
+    assert place(page) == 3
+    page.keyboard.press("Shift+Tab")
+    assert focused(page, PREV)
+    page.keyboard.press("Space")
+    assert place(page) == 2
+    page.keyboard.press("Enter")
+    assert place(page) == 1
+
+
+def test_space_ticks_a_checkpoint_and_checks_in(page, site_url):
+    open_reference(page, site_url)
+    page.wait_for_load_state("networkidle")
+    first_answer = page.locator(SUMMARY).first
+    first_answer.focus()
+    page.keyboard.press("Enter")  # the answer opens from the keyboard
+    assert page.locator("details[data-answer]").first.get_attribute("open") is not None
+
+    tab_until(page, TICK)
+    assert_focus_visible(page, TICK)
+    tick = page.locator(f"{TICK}:focus")
+    tick_id = tick.get_attribute("data-checkpoint-id")
+    page.keyboard.press("Space")
+    assert tick.is_checked()
+    assert tick_id in saved_page_progress(page).get("checkpoints", {})
+    page.keyboard.press("Space")
+    assert not tick.is_checked()
+
+    tab_until(page, CHECKIN)
+    assert_focus_visible(page, CHECKIN)
+    checkin = page.locator(f"{CHECKIN}:focus")
+    page.keyboard.press("Space")
+    assert checkin.is_checked()
+    saved = saved_page_progress(page)
+    assert "checkin" in saved and tick_id not in saved.get("checkpoints", {})
+
+
+def saved_page_progress(page) -> dict:
+    """附录A's entry in the stored progress, once the last change has been written."""
+    page.wait_for_timeout(100)  # a tick is saved on its change event, after this key press
+    return json.loads(stored(page) or "{}").get("pages", {}).get("pytorch/appendix-a", {})
