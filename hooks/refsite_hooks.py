@@ -17,7 +17,7 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
-from refsite.find_index import write_indexes
+from refsite.find_index import BackgroundIndexes
 from refsite.load import DataError
 from refsite.model import Site
 from refsite.render import Renderer
@@ -32,7 +32,7 @@ class _Build:
     site: Site
     pages: dict[str, SitePage]  # by src_uri
     renderer: Renderer
-
+    indexes: BackgroundIndexes  # the in-page search's ranked indexes, built alongside
 
 _build: _Build | None = None
 
@@ -43,13 +43,17 @@ def data_dir(config) -> Path:
 
 def on_config(config):
     global _build
+    if _build is not None:  # a rebuild under `mkdocs serve`: drop the last build's work
+        _build.indexes.cancel()
     _build = None
     try:
         site = load_site(data_dir(config))
     except DataError as error:
         # A PluginError stops the build with this message and no traceback.
         raise PluginError(str(error)) from None
-    _build = _Build(site, {page.src_uri: page for page in site_pages(site)}, Renderer(site))
+    pages = site_pages(site)
+    references = [page.reference for page in pages if page.kind == "reference"]
+    _build = _Build(site, {page.src_uri: page for page in pages}, Renderer(site), BackgroundIndexes(references))
     return config
 
 
@@ -83,9 +87,13 @@ def on_page_content(html: str, page, config, files):
     if generated is None:
         return html
 
+    urls: dict[str, str] = {}  # a page links to the same few pages many times over
+
     def href(target_src_uri: str, anchor: str | None = None) -> str:
-        target = files.get_file_from_path(target_src_uri)
-        url = get_relative_url(target.url, page.file.url)
+        url = urls.get(target_src_uri)
+        if url is None:
+            target = files.get_file_from_path(target_src_uri)
+            url = urls[target_src_uri] = get_relative_url(target.url, page.file.url)
         return f"{url}#{anchor}" if anchor else url
 
     rendered = _build.renderer.render(generated, href)
@@ -95,5 +103,9 @@ def on_page_content(html: str, page, config, files):
 
 def on_post_build(config):
     # In-page search: lunr.js and each reference page's ranked index, next to the page assets.
-    write_indexes([page.reference for page in _build.pages.values() if page.kind == "reference"],
-                  config.site_dir)
+    _build.indexes.write(config.site_dir)
+
+
+def on_build_error(error):
+    if _build is not None:
+        _build.indexes.cancel()
