@@ -15,7 +15,8 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "hooks", "overrides")
+sys.path.insert(0, str(ROOT / "tests"))
+from conftest import copy_project  # noqa: E402
 PAGE = Path("data/pytorch/appendix-a.yml")
 
 _WORDS = ("tensor", "grad", "shape", "module", "stride", "dtype", "batch", "worker", "export",
@@ -59,18 +60,10 @@ def synthetic_page(entries: int, seed: int = 7) -> dict:
 
 
 def copy_inputs(destination: Path) -> Path:
-    """A fresh copy of everything `mkdocs build` reads."""
+    """A fresh copy of everything `mkdocs build` reads (the tests' own helper)."""
     if destination.exists():
         shutil.rmtree(destination)
-    destination.mkdir(parents=True)
-    for part in PROJECT_PARTS:
-        source = ROOT / part
-        if source.is_dir():
-            shutil.copytree(source, destination / part,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-        else:
-            shutil.copy2(source, destination / part)
-    return destination
+    return copy_project(destination)
 
 
 def write_project(destination: Path, entries: int) -> Path:
