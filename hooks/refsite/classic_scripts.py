@@ -8,8 +8,11 @@ that runs the same code in the same order, with no bundler and nothing fetched a
 Only the small, regular subset of module syntax the site's own modules use is understood:
 top-level `import { a, b as c } from "./x.js"`, `import * as ns from "./x.js"`,
 `import "./x.js"`, `export function|async function|class|const|let|var name`,
-`export { a, b as c }` and `import.meta.url`. Anything else at the start of a line that begins
-with `import` or `export` is refused with a message naming the file, never guessed at.
+`export { a, b as c }`, `import.meta.url`, and `import("./x.js")` (a dynamic import of a
+relative path written as a string literal: the target is linked like any other module but, as in
+a browser, run only when the import() is). Anything else at the start of a line that begins with
+`import` or `export`, and any other import(), is refused with a message naming the file, never
+guessed at.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ _EXPORT_LIST = re.compile(rf"^export\s*\{{(?P<names>[^}}]*)\}}{_END}", re.M)
 # What is left after the forms above: anything that still starts a line this way is unsupported.
 _LEFTOVER = re.compile(r"^(?:import|export)\b(?![.(])", re.M)
 _IMPORT_META = re.compile(r"\bimport\.meta\b")
+_DYNAMIC_IMPORT_LITERAL = re.compile(rf"\bimport\s*\(\s*{_SPECIFIER}\s*\)")
 _DYNAMIC_IMPORT = re.compile(r"\bimport\s*\(")
 
 
@@ -43,7 +47,8 @@ class ModuleLinkError(ValueError):
 class Module:
     path: str  # site-relative, POSIX: "assets/refsite/find.js"
     body: str  # the source with its import and export syntax rewritten
-    dependencies: list[str] = field(default_factory=list)
+    dependencies: list[str] = field(default_factory=list)  # static: run before this module
+    dynamic_dependencies: list[str] = field(default_factory=list)  # run when import() is
     exports: dict[str, str] = field(default_factory=dict)  # exported name -> local name
 
 
@@ -97,6 +102,15 @@ def parse_module(path: str, source: str) -> Module:
             module.exports[exported] = local
         return ""
 
+    def dynamic_import(match: re.Match) -> str:
+        specifier = match["specifier"]
+        if not specifier.startswith(("./", "../")):
+            raise ModuleLinkError(f"{path}: cannot link a dynamic import() of {specifier!r}: "
+                                  'only relative paths (import("./x.js")) are supported')
+        dependency = _resolve(path, specifier)
+        module.dynamic_dependencies.append(dependency)
+        return f"Promise.resolve(__import({json.dumps(dependency)}))"
+
     body = _IMPORT_FROM.sub(import_from, source)
     body = _IMPORT_BARE.sub(import_bare, body)
     body = _EXPORT_DECLARATION.sub(export_declaration, body)
@@ -104,18 +118,24 @@ def parse_module(path: str, source: str) -> Module:
     if leftover := _LEFTOVER.search(body):
         line = body[leftover.start():].splitlines()[0]
         raise ModuleLinkError(f"{path}: cannot link {line.strip()!r}")
+    body = _DYNAMIC_IMPORT_LITERAL.sub(dynamic_import, body)
     if _DYNAMIC_IMPORT.search(body):
-        raise ModuleLinkError(f"{path}: cannot link a dynamic import()")
+        raise ModuleLinkError(f"{path}: cannot link a dynamic import() of anything but a string "
+                              'literal naming a relative path (import("./x.js"))')
     module.body = _IMPORT_META.sub("__meta", body)
     return module
 
 
 def _load_order(entries: Sequence[str], read: Callable[[str], str]) -> list[Module]:
-    """Every module reachable from `entries`, each after its dependencies (as browsers run them)."""
+    """Every module reachable from `entries`, each after its static dependencies (as browsers
+    run them), then those reachable only through import()."""
     ordered: dict[str, Module] = {}
     visiting: list[str] = []
+    # (module, importer): the entries, then each import() target once the static graph is done,
+    # since an import() may lead back to a module still being visited (a cycle browsers allow).
+    roots: list[tuple[str, str | None]] = [(entry, None) for entry in entries]
 
-    def visit(path: str) -> None:
+    def visit(path: str, importer: str | None) -> None:
         if path in ordered:
             return
         if path in visiting:
@@ -125,16 +145,16 @@ def _load_order(entries: Sequence[str], read: Callable[[str], str]) -> list[Modu
         try:
             source = read(path)
         except FileNotFoundError:
-            importer = f"{visiting[-2]}: " if len(visiting) > 1 else ""
-            raise ModuleLinkError(f"{importer}no module at {path}") from None
+            raise ModuleLinkError(f"{importer}: no module at {path}" if importer else f"no module at {path}") from None
         module = parse_module(path, source)
         for dependency in module.dependencies:
-            visit(dependency)
+            visit(dependency, path)
         visiting.pop()
         ordered[path] = module
+        roots.extend((dependency, path) for dependency in module.dynamic_dependencies)
 
-    for entry in entries:
-        visit(entry)
+    while roots:
+        visit(*roots.pop(0))
     return list(ordered.values())
 
 
@@ -142,25 +162,36 @@ def link_modules(entries: Sequence[str], read: Callable[[str], str], output: str
     """One classic script, to be served at site path `output`, that runs the `entries` modules.
 
     `read(path)` returns a module's source by site-relative path (FileNotFoundError if none).
-    Each module becomes a function that runs once, in dependency order; its exports are getters
-    over its own bindings, and `import.meta.url` is the URL the module would have had.
+    Each module becomes a function that runs once, when first imported and after its static
+    dependencies, so the entries run in order as browsers would run them and an import() target
+    runs only when imported. Exports are getters over the module's own bindings, and
+    `import.meta.url` is the URL the module would have had.
     """
     here = posixpath.dirname(output)
     parts = [
         "// Generated by refsite.classic_scripts: the site's ES modules, linked into one classic\n"
         "// script, because browsers refuse module scripts from file://. Entries, in order:\n"
         + "".join(f"//   {entry}\n" for entry in entries) +
-        "(function () {\n"
+        "(function (entries) {\n"
         '  "use strict";\n'
         "  var here = document.currentScript.src;\n"
         "  var modules = {};\n"
-        "  function __import(path) { return modules[path]; }\n"
-        "  function define(path, relative, body) {\n"
-        "    var exports = (modules[path] = {});\n"
+        "  function __import(path) {\n"
+        "    var module = modules[path];\n"
+        "    var run = module.run;\n"
+        "    module.run = null; // once, even if an import() leads back here while it runs\n"
+        "    if (run) run();\n"
+        "    return module.exports;\n"
+        "  }\n"
+        "  function define(path, relative, dependencies, body) {\n"
+        "    var exports = {};\n"
         "    function __export(getters) {\n"
         "      for (var name in getters) Object.defineProperty(exports, name, { get: getters[name], enumerable: true });\n"
         "    }\n"
-        "    body(__import, __export, { url: new URL(relative, here).href });\n"
+        "    modules[path] = { exports: exports, run: function () {\n"
+        "      dependencies.forEach(__import);\n"
+        "      body(__import, __export, { url: new URL(relative, here).href });\n"
+        "    } };\n"
         "  }\n"
     ]
     for module in _load_order(entries, read):
@@ -168,10 +199,10 @@ def link_modules(entries: Sequence[str], read: Callable[[str], str], output: str
         parts.append(
             f"\n// ---- {module.path}\n"
             f"define({json.dumps(module.path)}, {json.dumps(posixpath.relpath(module.path, here))}, "
-            "function (__import, __export, __meta) {\n"
+            f"{json.dumps(module.dependencies)}, function (__import, __export, __meta) {{\n"
             f"__export({{ {getters} }});\n"
             f"{module.body.rstrip()}\n"
             "});\n"
         )
-    parts.append("})();\n")
+    parts.append(f"\nentries.forEach(__import);\n}})({json.dumps(list(entries))});\n")
     return "".join(parts)
