@@ -1,23 +1,30 @@
 // The one place that knows where progress is kept.
 //
-// UI modules only call load(), update(), subscribe() and onProblem(), and get Promises back, so
-// another backend can replace this one without touching them (issue 5: from file:// in Firefox
-// every file has a localStorage of its own, so a store page talked to by postMessage is planned).
+// UI modules only call load(), update(), subscribe() and onProblem(), and get Promises back.
+// The store keeps one JSON value (format in progress-format.js) under the site-scoped key
+// "refsite-progress:<site key>". The site key comes from <meta data-progress-key content="…">
+// (overrides/main.html: mkdocs.yml `extra.progress_key`, else `site_name`), so it survives moving
+// the site to another folder or host path.
 //
-// This backend: window.localStorage, one JSON value (format in progress-format.js) under the
-// site-scoped key "refsite-progress:<site key>". The site key comes from
-// <meta data-progress-key content="…"> (overrides/main.html: mkdocs.yml `extra.progress_key`,
-// else `site_name`), so it survives moving the site to another folder or host path.
+// The store is written once, over a backend: { get(key), set(key, value), remove(key) } returning
+// Promises (a refused write rejects), and onChange(listener(key)) for writes made by other tabs
+// (key null: storage cleared). Two backends:
+// - over http(s): this page's window.localStorage (localStorageBackend below); other tabs are
+//   heard through the `storage` event.
+// - from disk (file://): a hidden store page talked to by postMessage (progress-filestore.js).
+//   Firefox gives every file its own localStorage, so a tick on 附录A would never reach the home
+//   page's total; the store page's storage is the same whichever page embeds it. That module is
+//   imported only there, so pages served over http(s) never fetch it.
 //
 // Faults never break the page and never destroy data:
-// - blocked: merely touching `localStorage` throws. Ticks live in memory for this page only.
-// - full: setItem throws. What is stored stays as it was; the tick stays on screen, unsaved.
+// - blocked: no backend (touching `localStorage` throws, or the store page never answers), or it
+//   cannot even be read. Ticks live in memory for this page only.
+// - full: a write is refused. What is stored stays as it was; the tick stays on screen, unsaved.
 // - unreadable: the value is not progress. It is copied to "<key>:unreadable:<time>" and only
 //   then removed; if even the copy cannot be written, nothing is ever written over it.
 // Each fault is reported once to onProblem() listeners (progress-warning.js says it on the page).
 
 import { emptyProgress, ProgressFormatError, readProgress } from "./progress-format.js";
-import { createFrameStore, usesFrameStore } from "./progress-filestore.js";
 
 const KEY_PREFIX = "refsite-progress:";
 
@@ -30,22 +37,33 @@ export function siteKey(doc = document) {
   return storageKey(doc).slice(KEY_PREFIX.length);
 }
 
-function openLocalStorage() {
+/** This page's localStorage as a backend, or null where merely touching it throws (blocked). */
+function localStorageBackend() {
+  let storage;
   try {
-    const storage = window.localStorage;
+    storage = window.localStorage;
     storage.getItem(KEY_PREFIX); // some browsers only throw on first use
-    return storage;
   } catch {
     return null;
   }
+  return {
+    get: async (key) => storage.getItem(key),
+    set: async (key, value) => storage.setItem(key, value),
+    remove: async (key) => storage.removeItem(key),
+    onChange(listener) {
+      window.addEventListener("storage", (event) => listener(event.key));
+    },
+  };
 }
 
-function createLocalStore(key) {
-  const storage = openLocalStorage();
+/** The store under `key`, over `backendOpened`: a Promise of a backend, or of null if blocked. */
+function createStore(key, backendOpened) {
   const listeners = new Set();
   const problemListeners = new Set();
   const problems = [];
+  let backend = null;
   let current = emptyProgress();
+  let usable = false; // the backend opened and could read `key`
   let keepOut = false; // an unreadable value we could not move aside sits under `key`
   let unsaved = false; // the last save failed, so `current` holds more than storage does
 
@@ -59,11 +77,11 @@ function createLocalStore(key) {
     for (const listener of listeners) listener(current);
   }
 
-  function moveAside(text) {
+  async function moveAside(text) {
     const aside = `${key}:unreadable:${new Date().toISOString()}`;
     try {
-      storage.setItem(aside, text);
-      storage.removeItem(key);
+      await backend.set(aside, text);
+      await backend.remove(key);
       report({ kind: "unreadable", aside });
     } catch {
       keepOut = true;
@@ -72,44 +90,59 @@ function createLocalStore(key) {
   }
 
   // What storage holds now (another tab may have written since we last looked).
-  function readStored() {
-    const text = storage.getItem(key);
+  async function readStored() {
+    const text = await backend.get(key);
     if (text === null) return emptyProgress();
     try {
       return readProgress(JSON.parse(text));
     } catch (error) {
       if (!(error instanceof SyntaxError || error instanceof ProgressFormatError)) throw error;
-      moveAside(text);
+      await moveAside(text);
       return emptyProgress();
     }
   }
 
-  const usable = () => storage !== null && !keepOut;
+  const canSave = () => usable && !keepOut;
 
-  if (storage === null) report({ kind: "blocked" });
-  else current = readStored();
-
-  if (storage !== null) {
-    window.addEventListener("storage", (event) => {
-      // key null: another tab cleared the whole storage.
-      if ((event.key !== key && event.key !== null) || !usable()) return;
-      current = readStored();
-      unsaved = false;
-      emit();
+  // Every read-modify-write waits for the one before: two quick ticks must not both start from
+  // the same stored value, or the second would write over the first.
+  let queue = (async () => {
+    backend = await backendOpened.catch(() => null);
+    if (backend === null) return report({ kind: "blocked" });
+    backend.onChange((changedKey) => {
+      if (changedKey !== key && changedKey !== null) return;
+      inTurn(async () => {
+        if (!canSave()) return;
+        current = await readStored();
+        unsaved = false;
+        emit();
+      });
     });
+    try {
+      current = await readStored();
+      usable = true;
+    } catch {
+      report({ kind: "blocked" });
+    }
+  })();
+
+  function inTurn(task) {
+    const run = queue.then(task);
+    queue = run.catch(() => {});
+    return run;
   }
 
   return {
-    load: async () => current,
+    load: () => inTurn(async () => current),
 
     /** change(progress) → new progress. Resolves with { progress, saved }. */
-    async update(change) {
-      const base = usable() && !unsaved ? readStored() : current;
+    update: (change) => inTurn(async () => {
+      const base = canSave() && !unsaved ? await readStored() : current;
       current = change(base);
       let saved = false;
-      if (usable()) {
+      if (canSave()) {
         try {
-          storage.setItem(key, JSON.stringify(current));
+          await backend.set(key, JSON.stringify(current));
           saved = true;
         } catch {
           report({ kind: "full" });
@@ -118,7 +151,7 @@ function createLocalStore(key) {
       unsaved = !saved;
       emit();
       return { progress: current, saved };
-    },
+    }),
 
     /** listener(progress) after every change, from this tab or another; returns unsubscribe. */
     subscribe(listener) {
@@ -135,11 +168,18 @@ function createLocalStore(key) {
   };
 }
 
+function openBackend() {
+  // Opened from disk, pages may not share localStorage (Firefox): a store page does instead.
+  if (location.protocol === "file:") {
+    return import("./progress-filestore.js").then((filestore) => filestore.openFrameBackend());
+  }
+  return Promise.resolve(localStorageBackend());
+}
+
 let store = null;
 
 /** The page's store: one per page load, shared by every progress module. */
 export function progressStore() {
-  // Opened from disk, pages may not share localStorage (Firefox): a store page does instead.
-  store ??= usesFrameStore() ? createFrameStore(storageKey()) : createLocalStore(storageKey());
+  store ??= createStore(storageKey(), openBackend());
   return store;
 }
