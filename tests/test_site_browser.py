@@ -103,8 +103,11 @@ def test_pages_fit_the_screen(built_site, site_url, new_page, width):
         page.goto(site_url + path)
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {width}px"
-        clipped = page.eval_on_selector_all(
-            "article td", "cells => cells.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent.trim())")
+        clipped = page.eval_on_selector_all("article table", """tables => tables.flatMap(table => {
+            const edge = table.getBoundingClientRect().right + 1;
+            return [...table.querySelectorAll("a, code, span")]
+                .filter(e => e.getBoundingClientRect().right > edge).map(e => e.textContent.trim());
+        })""")
         assert not clipped, f"{path} at {width}px cuts off: {clipped[:3]}"
         page.screenshot(path=str(ARTIFACTS / f"{path.replace('/', '__')}-{width}.png"), full_page=True)
 
