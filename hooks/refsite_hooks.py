@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+import jieba
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, Section
@@ -47,6 +48,9 @@ def data_dir(config) -> Path:
 
 def on_config(config):
     global _build
+    # Material's search cuts Chinese with jieba, which prints its start-up chatter to stderr on
+    # every build; keep the build's output to what MkDocs and we have to say.
+    jieba.setLogLevel(logging.WARNING)
     if _build is not None:  # a rebuild under `mkdocs serve`: drop the last build's work
         _build.indexes.cancel()
     _build = None
