@@ -139,3 +139,13 @@ def test_from_disk_the_modules_run_as_one_classic_script(offline):
     expect(page.locator("script[src$='modules-linked.js']")).to_have_count(1)
     assert page.locator("script[type='module']").count() == 0
     assert offline.attempted == []
+
+
+def test_from_disk_the_home_page_panel_and_the_store_page_come_from_the_linked_script(offline):
+    home = offline.open("index.html")
+    # Both modules are loaded by import(): from disk they must be in the linked script.
+    expect(home.get_by_role("button", name="导出进度")).to_be_visible()
+    expect(home.locator("iframe[data-progress-store-frame]")).to_have_count(1)
+    appendix = offline.open("pytorch/appendix-a.html")
+    expect(appendix.locator("iframe[data-progress-store-frame]")).to_have_count(1)
+    assert offline.attempted == []

@@ -205,3 +205,21 @@ def test_a_bad_import_file_is_refused_and_changes_nothing(built_site, site_url, 
     expect(status).to_contain_text("你的进度没有任何改动")
     expect(page.locator(TOTAL)).to_have_text(f"1/{units}")
     assert stored(page) == before
+
+
+def test_over_http_the_store_page_is_never_fetched_and_the_panel_only_on_the_home_page(site_url, page):
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url.rsplit("/", 1)[-1]))
+    page.goto(site_url + APPENDIX)
+    ticks(page).nth(0).check()
+    expect(ticks(page).nth(0)).to_be_checked()
+    page.wait_for_load_state("networkidle")
+    assert stored(page) is not None
+    assert "progress-figures.js" in fetched and "progress-panel.js" not in fetched
+
+    page.goto(site_url)
+    expect(page.get_by_role("button", name="导出进度")).to_be_visible()
+    expect(page.locator(TOTAL)).to_contain_text("1/")
+    assert fetched.count("progress-panel.js") == 1
+    assert not [name for name in fetched if name.startswith(("progress-filestore.js", "progress-store-frame"))]
+    assert page.locator("iframe[data-progress-store-frame]").count() == 0

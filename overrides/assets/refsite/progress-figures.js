@@ -43,3 +43,9 @@ function mountFigures(doc) {
 }
 
 mountOnEachPage(mountFigures);
+
+// The home page's export/import/reset panel sits by its total; other pages never fetch it.
+mountOnEachPage((doc) => {
+  if (!doc.querySelector("[data-progress-panel]")) return;
+  import("./progress-panel.js").then((panel) => panel.mountPanel(doc));
+});

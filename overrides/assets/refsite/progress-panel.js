@@ -1,8 +1,8 @@
 // The home page's panel (`[data-progress-panel]`): export progress to a JSON file, import one
 // (checked first, then merged: an import only ever adds), and reset behind a confirmation.
+// Only the home page has one, so progress-figures.js imports this module there and nowhere else.
 
 import { countMarks, emptyProgress, mergeProgress, parseProgress, ProgressFormatError } from "./progress-format.js";
-import { mountOnEachPage } from "./progress-mount.js";
 import { progressStore, siteKey } from "./progress-store.js";
 
 function download(filename, text) {
@@ -29,9 +29,9 @@ function readExport(text) {
 
 const unsavedNote = (saved) => (saved ? "" : "但没能存进浏览器，见页面上的提示。");
 
-function mountPanel(doc) {
+/** Binds the panel on `doc`, a page that has one. */
+export function mountPanel(doc) {
   const panel = doc.querySelector("[data-progress-panel]");
-  if (!panel) return undefined;
   const store = progressStore();
   const status = panel.querySelector("[data-progress-panel-status]");
   const fileInput = panel.querySelector("[data-progress-import]");
@@ -81,7 +81,4 @@ function mountPanel(doc) {
   });
 
   panel.hidden = false;
-  return undefined;
 }
-
-mountOnEachPage(mountPanel);
