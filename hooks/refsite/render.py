@@ -106,7 +106,7 @@ class Renderer:
         if page.kind == "reference":
             toc = reference_toc(page.reference)
             html = self.env.get_template("reference.html").render(
-                **context, ref=page.reference, book=page.book, toc=toc)
+                **context, ref=page.reference, book=page.book, toc=toc, headings=PART_HEADINGS)
             return RenderedPage(html, toc)
         if page.kind == "chapter":
             html = self.env.get_template("chapter.html").render(
