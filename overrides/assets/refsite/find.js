@@ -8,6 +8,7 @@
 
 import { buildCorpus, elementsOf, findAll, spanBounds } from "./find-corpus.js";
 import { mountCopyButtons } from "./find-copy.js";
+import { skipOffscreenSections } from "./find-offscreen.js";
 import { foldQuery } from "./find-fold.js";
 import { HighlightPainter, MarkPainter, supportsHighlights } from "./find-highlight.js";
 import { loadRanker, rank } from "./find-rank.js";
@@ -45,6 +46,7 @@ function mount(form) {
   let generation = 0; // bumped by every query; stale async work checks it and stops
   let matches = NO_MATCHES;
   let currentIndex = -1;
+  let currentEntry = null; // the entry marked aria-current="true"
   let ranked = [];
   let landOnArrival = false;
   let paintedWindow = null; // {from, to} of the registered matches, when not all are
@@ -54,6 +56,7 @@ function mount(form) {
   let idleHandle = 0;
 
   mountCopyButtons(root);
+  skipOffscreenSections(root);
 
   const prepared = () => (corpus ??= buildCorpus(elements));
   // Prepare the text while the reader is still reading, not on the first keystroke.
@@ -64,17 +67,16 @@ function mount(form) {
   }
 
   function markCurrentEntry(entry) {
-    for (const marked of root.querySelectorAll('[data-entry][aria-current="true"]')) {
-      if (marked !== entry) marked.removeAttribute("aria-current");
-    }
+    if (entry === currentEntry) return;
+    currentEntry?.removeAttribute("aria-current");
     entry?.setAttribute("aria-current", "true");
+    currentEntry = entry;
   }
 
   function clearSuggestions() {
     ranked = [];
     landOnArrival = false;
     suggestions.replaceChildren();
-    form.classList.remove("rs-find--ranked");
   }
 
   function setStepping(enabled) {
@@ -226,7 +228,6 @@ function mount(form) {
       return;
     }
     suggestions.replaceChildren(...ranked.map(({ id }) => suggestionItem(id)));
-    form.classList.add("rs-find--ranked");
     setStatus(`本页没有这段原文 · 最接近的 ${ranked.length} 个条目如下，回车跳到第一个`);
     if (landOnArrival) land(ranked[0].id);
   }
