@@ -228,7 +228,7 @@ function mount(form) {
       return;
     }
     suggestions.replaceChildren(...ranked.map(({ id }) => suggestionItem(id)));
-    setStatus(`本页没有这段原文 · 最接近的 ${ranked.length} 个条目如下，回车跳到第一个`);
+    setStatus(`本页没有这段原文 · 最接近的 ${ranked.length} 条如下，回车跳到第一条`);
     if (landOnArrival) land(ranked[0].id);
   }
 
@@ -327,7 +327,6 @@ function mount(form) {
     if (!event.isComposing) onQueryChanged(); // wait for the IME to finish a Chinese word
   });
   input.addEventListener("compositionend", onQueryChanged);
-  input.addEventListener("focus", () => loadRanker(pageKey).catch(() => {}), { once: true });
   input.addEventListener("paste", (event) => {
     // A pasted traceback keeps only its message lines: frames, code and carets are noise, and
     // a one-line box would otherwise glue the lines together.
