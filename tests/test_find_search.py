@@ -94,6 +94,30 @@ def test_counts_every_place_and_entry_that_matches(page, site_url):
     assert f"共 {places} 处匹配，在 {entries} 个条目里" in status(page)
 
 
+def test_matches_are_written_into_storage_kept_across_keystrokes(page, site_url):
+    # A one-letter query on a long page has hundreds of thousands of matches: fresh arrays for them
+    # on every keystroke made V8 mark the whole DOM heap inside the keystroke (a 365 ms+ task).
+    open_reference(page, site_url)
+    places, _ = occurrences(page, "e")
+    kept = page.evaluate(
+        """async () => {
+            const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
+            const { GrowableInt32, buildCorpus, elementsOf, findAll } = await import(new URL("find-corpus.js", base));
+            const corpus = buildCorpus([...document.querySelectorAll("[data-find-text]")]);
+            const starts = new GrowableInt32(16);
+            const elements = new GrowableInt32(16);
+            const first = findAll(corpus, "e", starts);
+            const firstElements = elementsOf(corpus, first, elements);
+            const count = first.length;
+            const again = findAll(corpus, "e", starts);
+            const againElements = elementsOf(corpus, again, elements);
+            return { count, again: again.length, typed: again instanceof Int32Array,
+                     reused: again.buffer === first.buffer && againElements.buffer === firstElements.buffer };
+        }"""
+    )
+    assert kept == {"count": places, "again": places, "typed": True, "reused": True}
+
+
 def test_enter_and_buttons_step_through_every_match_and_wrap(page, site_url):
     open_reference(page, site_url)
     places, _ = occurrences(page, "detach")

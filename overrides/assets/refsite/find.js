@@ -6,7 +6,7 @@
 // entries instead, ranked by lunr (find-rank.js). Nothing is ever hidden, filtered or reordered.
 // The query lives in the URL as ?find= (Material owns ?q= and ?h=).
 
-import { buildCorpus, elementsOf, findAll, spanBounds } from "./find-corpus.js";
+import { GrowableInt32, buildCorpus, elementsOf, findAll, spanBounds } from "./find-corpus.js";
 import { mountCopyButtons } from "./find-copy.js";
 import { skipOffscreenSections } from "./find-offscreen.js";
 import { foldQuery } from "./find-fold.js";
@@ -25,7 +25,7 @@ const PAINT_ALL_UP_TO = 2000;
 const LABEL_LENGTH = 140;
 const VIEW_MARGIN_PX = 48;
 
-const NO_MATCHES = { starts: [], length: 0, elementIndex: new Int32Array(0), entryCount: 0 };
+const NO_MATCHES = { starts: new Int32Array(0), length: 0, elementIndex: new Int32Array(0), entryCount: 0 };
 
 let active = null; // the search box of the page on screen
 
@@ -43,6 +43,9 @@ function mount(form) {
   const painter = supportsHighlights ? new HighlightPainter() : new MarkPainter(root);
 
   let corpus = null;
+  // Where every query writes its matches: reused, so that a keystroke allocates nothing per match.
+  const matchStarts = new GrowableInt32(1 << 12);
+  const matchElements = new GrowableInt32(1 << 12);
   let generation = 0; // bumped by every query; stale async work checks it and stops
   let matches = NO_MATCHES;
   let currentIndex = -1;
@@ -102,8 +105,8 @@ function mount(form) {
       return;
     }
     const text = prepared();
-    const starts = findAll(text, needle);
-    const elementIndex = elementsOf(text, starts);
+    const starts = findAll(text, needle, matchStarts);
+    const elementIndex = elementsOf(text, starts, matchElements);
     matches = { starts, length: needle.length, elementIndex, entryCount: countEntries(elementIndex) };
     if (starts.length === 0) {
       markCurrentEntry(null);
@@ -122,9 +125,13 @@ function mount(form) {
     return spanBounds(corpus, start, start + matches.length);
   }
 
+  function allBounds() {
+    return Array.from({ length: matches.starts.length }, (_, index) => boundsOf(index));
+  }
+
   function paintMatches() {
     paintedWindow = null;
-    if (matches.starts.length <= PAINT_ALL_UP_TO) painter.replace(matches.starts.map((_, index) => boundsOf(index)));
+    if (matches.starts.length <= PAINT_ALL_UP_TO) painter.replace(allBounds());
     else paintWindow();
   }
 
@@ -151,12 +158,18 @@ function mount(form) {
   }
 
   function countEntries(elementIndexes) {
-    const entries = new Set();
-    for (const index of elementIndexes) {
-      const entry = entryOfElement[index];
-      if (entry) entries.add(entry);
+    // Matches are in document order and an entry's elements are contiguous, so each entry is
+    // counted where it first appears; no Set of tens of thousands of items per keystroke.
+    let count = 0;
+    let previous = null;
+    for (let i = 0; i < elementIndexes.length; i++) {
+      const entry = entryOfElement[elementIndexes[i]];
+      if (entry && entry !== previous) {
+        count += 1;
+        previous = entry;
+      }
     }
-    return entries.size;
+    return count;
   }
 
   /** The first element whose bottom is below `y` (viewport pixels); elements.length if none. */
@@ -188,7 +201,7 @@ function mount(form) {
       // Unwrap the old marks, then map the (unchanged) text to the new text nodes and rewrap.
       painter.clear();
       corpus = buildCorpus(elements);
-      painter.paint(matches.starts.map((_, index) => boundsOf(index)), currentIndex);
+      painter.paint(allBounds(), currentIndex);
     } else {
       bounds = boundsOf(currentIndex);
       painter.setCurrent(bounds);
