@@ -24,3 +24,9 @@ def test_weight_benchmark_runs():
     assert "at page load (KB)" in output
     assert "assets/refsite/find.js" in output  # our own files are listed one by one
     assert "lunr.js + find index first loaded when:" in output
+
+
+def test_find_benchmark_runs():
+    output = run_benchmark("find.py", "--sizes", "50", "--runs", "1")
+    assert "== 50 entries" in output
+    assert "ranked query" in output and "mark.js 8.11.1" in output
