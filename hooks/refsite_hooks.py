@@ -18,7 +18,7 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
-from refsite.find_index import BackgroundIndexes
+from refsite.find_index import ASSETS, INDEX_DIR, BackgroundIndexes
 from refsite.minify import minify_tree
 from refsite.load import DataError
 from refsite.model import Site
@@ -27,9 +27,6 @@ from refsite.sitemap import SitePage, site_pages
 from refsite.source import load_site
 
 log = logging.getLogger("mkdocs.hooks.refsite")
-
-ASSETS = "assets/refsite"  # our scripts and styles in the built site
-INDEX_DIR = "find-index"  # below ASSETS: one ranked index per reference page
 
 
 @dataclass
@@ -113,7 +110,8 @@ def on_post_build(config):
     # In-page search: lunr.js and each reference page's ranked index, next to the page assets.
     _build.indexes.write(config.site_dir)
     # Then our scripts and styles lose their comments (the indexes are compact JSON already).
-    saved = minify_tree(Path(config.site_dir) / ASSETS, skip=(INDEX_DIR,))
+    site_dir = Path(config.site_dir)
+    saved = minify_tree(site_dir / ASSETS, skip=(site_dir / INDEX_DIR,))
     log.debug("minified the site's scripts and styles: %d bytes less", saved)
 
 

@@ -53,8 +53,10 @@ _NUMERIC = re.compile(r"^(?:\d+(?:x\d+)*|0x[0-9a-f]+)$")
 
 # Where the browser finds things. Scripts, not JSON, so that a copy opened from disk (`file://`,
 # where `fetch` is refused) can load them too.
-LUNR_JS_URL = "assets/refsite/vendor/lunr.js"
-INDEX_URL_PATTERN = "assets/refsite/find-index/{key}.js"
+ASSETS = "assets/refsite"  # the site's own scripts and styles, as built
+LUNR_JS_URL = f"{ASSETS}/vendor/lunr.js"
+INDEX_DIR = f"{ASSETS}/find-index"
+INDEX_URL_PATTERN = INDEX_DIR + "/{key}.js"
 INDEX_GLOBAL = "refsiteFindIndex"
 _PACKAGE_PARENT = Path(__file__).resolve().parent.parent
 

@@ -15,14 +15,13 @@ import rjsmin
 MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
 
 
-def minify_tree(folder: Path, skip: tuple[str, ...] = ()) -> int:
-    """Minify every .js and .css under `folder` in place, except below the `skip` subfolders.
+def minify_tree(folder: Path, skip: tuple[Path, ...] = ()) -> int:
+    """Minify every .js and .css under `folder` in place, except below the `skip` folders.
     Returns how many bytes were saved."""
     saved = 0
     for path in sorted(folder.rglob("*")):
         minify = MINIFIERS.get(path.suffix)
-        relative = path.relative_to(folder).as_posix()
-        if minify is None or any(relative.startswith(f"{prefix}/") for prefix in skip):
+        if minify is None or any(path.is_relative_to(skipped) for skipped in skip):
             continue
         source = path.read_text(encoding="utf-8")
         minified = minify(source)

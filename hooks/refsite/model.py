@@ -6,7 +6,7 @@ inline Markdown that the renderer turns into HTML. Nothing here knows about MkDo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -191,10 +191,10 @@ class Site:
     title: str
     books: tuple[Book, ...]
     home_intro: str | None = None
-    included_books: tuple[Book, ...] = field(init=False)
 
-    def __post_init__(self):
-        object.__setattr__(self, "included_books", tuple(b for b in self.books if b.included))
+    @property
+    def included_books(self) -> tuple[Book, ...]:
+        return tuple(book for book in self.books if book.included)
 
     def book(self, book_id: str) -> Book:
         return next(book for book in self.books if book.id == book_id)

@@ -220,6 +220,17 @@ def page_rows(page: dict) -> list[dict]:
     return rows
 
 
+def _chapter_references(row: dict):
+    """(field, chapter id, line) for every chapter a row points to: its `chapters` list, or the
+    `chapter` of a related link."""
+    chapters = row.get("chapters")
+    for index, chapter in enumerate(chapters if isinstance(chapters, list) else []):
+        if isinstance(chapter, str):
+            yield "chapters", chapter, line_of(chapters, index)
+    if isinstance(row.get("chapter"), str):
+        yield "chapter", row["chapter"], line_of(row, "chapter")
+
+
 def check_references(site: dict, site_file: str, books: list[tuple[dict, str]],
                      pages: list[tuple[dict, str, dict]]) -> list[Problem]:
     """Cross-file checks; they tolerate data that failed its schema (already reported).
@@ -240,20 +251,13 @@ def check_references(site: dict, site_file: str, books: list[tuple[dict, str]],
         rows = page_rows(page)
         problems += _duplicate_ids(rows, page_file, "a row, section or checkpoint")
         for row in rows:
-            chapters = row.get("chapters")
-            for index, chapter in enumerate(chapters if isinstance(chapters, list) else []):
-                if isinstance(chapter, str) and chapter not in chapter_ids:
+            for field, chapter, line in _chapter_references(row):
+                if chapter not in chapter_ids:
                     problems.append(Problem(
-                        page_file, line_of(chapters, index),
+                        page_file, line,
                         f"chapter {chapter!r} does not exist in book '{book_id}' "
                         f"(chapters: {', '.join(sorted(chapter_ids))})",
-                        entry=row.get("id"), field="chapters"))
-            chapter = row.get("chapter")
-            if isinstance(chapter, str) and chapter not in chapter_ids:
-                problems.append(Problem(
-                    page_file, line_of(row, "chapter"),
-                    f"chapter {chapter!r} does not exist in book '{book_id}'",
-                    entry=row.get("id"), field="chapter"))
+                        entry=row.get("id"), field=field))
             linked_book = row.get("book")
             if isinstance(linked_book, str) and linked_book not in book_ids:
                 problems.append(Problem(
