@@ -136,3 +136,13 @@ def test_hostile_text_in_the_data_is_shown_as_text(tmp_path, new_page):
         assert row.locator("script, img").count() == 0
     finally:
         server.shutdown()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("anchor", ["silent-bugs", "no-grad-fn", "cp-key-prefix"])
+def test_an_anchor_lands_below_the_sticky_search_box(site_url, new_page, width, anchor):
+    page = new_page(viewport=(width, 900))
+    page.goto(f"{site_url}{APPENDIX}#{anchor}")
+    box = page.locator("[data-find]").bounding_box()
+    target = page.locator(f"[id='{anchor}']").bounding_box()
+    assert target["y"] >= box["y"] + box["height"], f"#{anchor} is hidden under the search box"
