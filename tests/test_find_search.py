@@ -287,3 +287,20 @@ def test_the_box_stays_reachable_while_scrolling(new_page, site_url, viewport, t
     center = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     assert page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.matches('[data-find-input]')", list(center))
     page.screenshot(path=str(tmp_path / f"find-{viewport[0]}.png"))
+
+
+def test_a_query_typed_before_the_script_starts_is_searched(page, site_url):
+    # Hold find.js back until the reader has typed, as on a slow connection or from disk.
+    held = []
+    page.route("**/assets/refsite/find.js", lambda route: held.append(route))
+    page.goto(site_url + "pytorch/appendix-a.html", wait_until="domcontentloaded")
+    page.fill(INPUT, "does not require grad")
+    for _ in range(50):  # the request is held in the route handler; wait until it got there
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "find.js was never requested"
+    held[0].continue_()
+    page.wait_for_selector("[data-find-copy]", state="attached")
+    assert current_entries(page) == ["no-grad-fn"]
+    assert "匹配" in status(page)

@@ -368,7 +368,11 @@ function mount(form) {
   next.addEventListener("click", () => step(1));
 
   const initial = new URL(location.href).searchParams.get(URL_PARAM);
-  if (initial) {
+  if (input.value) {
+    // Typed before this script started (the box works as soon as the page shows; the box has
+    // autocomplete="off", so the browser never restores an old value here).
+    onQueryChanged();
+  } else if (initial) {
     input.value = initial;
     search(initial, { scroll: !location.hash });
   } else {
