@@ -1,9 +1,11 @@
 """Bad data stops the build with messages naming file, line, entry and field."""
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from refsite.load import DataError
 from refsite.source import load_site
@@ -143,3 +145,39 @@ def test_a_reproducer_for_a_row_that_does_not_exist_is_reported(data):
     line = edit(data, "pytorch/reproducers.yml", "\nno-grad-fn:\n", "\nno-grad-fun:\n") + 1
     assert problems(data) == [
         f"data/pytorch/reproducers.yml:{line}: entry 'no-grad-fun': there is no row with this id in the book's pages"]
+
+
+def test_every_schema_declares_draft_2020_12_and_is_one():
+    schemas = sorted((DATA / "schema").glob("*.schema.json"))
+    assert len(schemas) >= 5
+    for path in schemas:
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema", path.name
+        Draft202012Validator.check_schema(schema)
+
+
+def test_a_keyed_entry_is_named_by_its_key(data):
+    line = edit(data, "pytorch/reproducers.yml", "\nno-grad-fn:\n  code: |", "\nno-grad-fn:\n  simulation: x\n  platform: y\n  code: |") + 1
+    assert problems(data) == [
+        f"data/pytorch/reproducers.yml:{line}: entry 'no-grad-fn': must not have both 'simulation' and 'platform'"]
+
+
+def verification_date_line(data: Path) -> tuple[int, str]:
+    """The line of `date:` in verification.yml and the date written there, whatever run wrote it."""
+    lines = (data / "pytorch/verification.yml").read_text(encoding="utf-8").splitlines()
+    number = next(n for n, text in enumerate(lines, 1) if text.startswith("date: "))
+    return number, lines[number - 1]
+
+
+def test_a_date_written_without_quotes_is_reported_as_one(data):
+    line, written = verification_date_line(data)
+    edit(data, "pytorch/verification.yml", written, written.replace("'", ""))
+    assert problems(data) == [
+        f"data/pytorch/verification.yml:{line}: field 'date': must be text, not a date (quote it to keep it text)"]
+
+
+def test_keywords_an_editor_checks_are_checked_by_the_build_too(data):
+    # `format: date` was outside the hand-written subset: the build let any text through.
+    line, written = verification_date_line(data)
+    edit(data, "pytorch/verification.yml", written, "date: 'yesterday'")
+    assert problems(data) == [f"data/pytorch/verification.yml:{line}: field 'date': 'yesterday' is not a 'date'"]

@@ -78,6 +78,15 @@ class _LocatingLoader(_BaseLoader):
         super().__init__(stream)
         self.duplicate_keys: list[tuple[int, str]] = []
 
+    def construct_object(self, node, deep=False):
+        # A scalar of the right shape but an impossible value (2026-13-01) raises ValueError
+        # without a mark; give it the node's, like every other YAML error.
+        try:
+            return super().construct_object(node, deep=deep)
+        except ValueError as error:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{node.value!r} cannot be read: {error}", node.start_mark) from error
+
     def construct_yaml_map(self, node):
         mapping = LocatedDict()
         mapping.line = node.start_mark.line + 1

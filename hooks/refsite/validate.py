@@ -1,31 +1,25 @@
 """Check loaded data before anything is rendered, collecting every problem.
 
-The schema subset interpreted: type, const, enum, required, properties,
-additionalProperties (false or a schema), propertyNames.pattern, items, minItems,
-minLength, pattern, minimum, $ref to $defs, allOf with if/then, oneOf and not (of
-`required` lists). Other keywords (description, format) are for editors only.
-
 Two layers, kept apart:
-- `check_schema` interprets the published JSON Schemas under data/schema/ (the subset they
-  use), so the file an editor checks against and the build's checks are one and the same;
+- `check_schema` validates against the published JSON Schemas under data/schema/ with
+  `jsonschema` (Draft 2020-12), so the file an editor checks against and the build's checks are
+  one and the same; each error is placed at its file:line, entry and field from the located data;
 - `check_references` checks what a schema cannot: unique ids, chapter ids that resolve,
   pages and books that exist.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
-import re
 from pathlib import Path
 
-from .load import LocatedDict, LocatedList, Problem, line_of
+from jsonschema import Draft202012Validator, ValidationError
 
-_JSON_TYPES = {
-    "object": dict,
-    "array": list,
-    "string": str,
-    "boolean": bool,
-}
+from .load import Problem, line_of
+
+_WANTED = {"object": "a mapping", "array": "a list", "string": "text", "number": "a number",
+           "integer": "a whole number", "boolean": "true or false", "null": "nothing (null)"}
 
 
 def load_schema(schema_dir: Path, name: str) -> dict:
@@ -37,10 +31,10 @@ def _type_name(value) -> str:
         return "nothing (null)"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, int):
+    if isinstance(value, (int, float)):
         return "a number"
-    if isinstance(value, float):
-        return "a number"
+    if isinstance(value, datetime.date):  # YAML reads 2026-11-29 unquoted as a date
+        return "a date (quote it to keep it text)"
     if isinstance(value, str):
         return "text"
     if isinstance(value, list):
@@ -50,133 +44,96 @@ def _type_name(value) -> str:
     return type(value).__name__
 
 
-def _is_type(value, expected: str) -> bool:
-    if expected == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if expected == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    return isinstance(value, _JSON_TYPES[expected])
+# Schema keywords that step into a child of the instance, and whether a name or index follows
+# them in the schema path. Every other keyword ($ref, allOf, then, oneOf…) stays on the same value.
+_DESCENDING = {"properties": True, "patternProperties": True, "prefixItems": True,
+               "items": False, "additionalProperties": False}
 
 
-class _SchemaChecker:
-    """Walks a value against a schema, reporting with the nearest entry id and line."""
+def _descents(schema_path) -> list[str]:
+    """The keyword that stepped into each child along an error's instance path."""
+    keywords, tokens = [], iter(schema_path)
+    for token in tokens:
+        if token in _DESCENDING:
+            keywords.append(token)
+            if _DESCENDING[token]:
+                next(tokens, None)  # the property name or index, not a keyword
+    return keywords
 
-    def __init__(self, root_schema: dict, file_name: str):
-        self.root = root_schema
-        self.file = file_name
-        self.problems: list[Problem] = []
 
-    def resolve(self, schema: dict) -> dict:
-        while "$ref" in schema:
-            pointer = schema["$ref"].removeprefix("#/").split("/")
-            target = self.root
-            for part in pointer:
-                target = target[part]
-            schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
-        return schema
+def _where(root, error: ValidationError):
+    """(value, line, entry, field) of the value an error is about.
 
-    def report(self, line, entry, field, message):
-        self.problems.append(Problem(self.file, line, message, entry=entry, field=field))
-
-    def check(self, value, schema: dict, *, line, entry, field) -> None:
-        schema = self.resolve(schema)
+    The entry is the nearest mapping on the way with an `id`, or the key of a mapping keyed by
+    ids (reached through `additionalProperties`, as reproducers and results are); the field is
+    the key below it, with list indexes, e.g. `chapters[1]`."""
+    value, line, entry, field = root, line_of(root) or 1, None, None
+    descents = _descents(error.absolute_schema_path)
+    for step, key in enumerate([None, *error.absolute_path]):
+        if step:
+            parent, value = value, value[key]
+            line = line_of(parent, key) or line
+            if isinstance(key, int):
+                field = f"{field}[{key}]" if field else f"[{key}]"
+            elif descents[step - 1] == "additionalProperties" and isinstance(value, dict):
+                entry, field = str(key), None
+            else:
+                field = str(key)
         if isinstance(value, dict) and isinstance(value.get("id"), str):
             entry, field = value["id"], None  # the entry id now says where we are
+    return value, line, entry, field
 
-        expected = schema.get("type")
-        if expected and not _is_type(value, expected):
-            wanted = {"object": "a mapping", "array": "a list", "string": "text", "number": "a number",
-                      "integer": "a whole number", "boolean": "true or false"}[expected]
-            self.report(line, entry, field, f"must be {wanted}, not {_type_name(value)}")
-            return
-        if "const" in schema and value != schema["const"]:
-            self.report(line, entry, field, f"must be {schema['const']!r}")
-        if "enum" in schema and value not in schema["enum"]:
-            choices = ", ".join(repr(choice) for choice in schema["enum"])
-            self.report(line, entry, field, f"must be one of {choices}, not {value!r}")
-            return
 
-        if isinstance(value, str):
-            self._check_string(value, schema, line, entry, field)
-        elif isinstance(value, (int, float)) and "minimum" in schema and value < schema["minimum"]:
-            self.report(line, entry, field, f"must be at least {schema['minimum']}")
-        elif isinstance(value, list):
-            self._check_list(value, schema, line, entry, field)
-        elif isinstance(value, dict):
-            self._check_mapping(value, schema, line, entry, field)
+def _message(error: ValidationError, value) -> str:
+    """What is wrong with `value`, in the author's words rather than the schema's."""
+    keyword, expected = error.validator, error.validator_value
+    if keyword == "type":
+        names = [expected] if isinstance(expected, str) else expected
+        return f"must be {' or '.join(_WANTED.get(name, name) for name in names)}, not {_type_name(value)}"
+    if keyword == "enum":
+        return f"must be one of {', '.join(repr(choice) for choice in expected)}, not {value!r}"
+    if keyword == "const":
+        return f"must be {expected!r}, not {value!r}"
+    if keyword == "pattern":
+        return f"{value!r} is not allowed here: {error.schema.get('description') or f'must match {expected}'}"
+    if keyword == "minLength" and expected == 1:
+        return "must not be empty"
+    if keyword == "minItems":
+        return f"needs at least {expected} item(s)"
+    if keyword == "minimum":
+        return f"must be at least {expected}"
+    if keyword == "oneOf":
+        names = " or ".join(f"'{name}'" for option in expected for name in option.get("required", []))
+        # jsonschema gives each option's errors as context when none matched, none when several did.
+        return f"needs one of {names}" if error.context else f"needs exactly one of {names}, not several"
+    if keyword == "not" and expected.get("required"):
+        return "must not have both " + " and ".join(f"'{name}'" for name in expected["required"])
+    return error.message  # any other keyword: jsonschema's own words, still located
 
-        for sub in schema.get("allOf", []):
-            sub = self.resolve(sub)
-            if "if" in sub:
-                if self._matches(value, sub["if"]):
-                    self.check(value, sub.get("then", {}), line=line, entry=entry, field=field)
-            else:
-                self.check(value, sub, line=line, entry=entry, field=field)
-        if "not" in schema and self._matches(value, schema["not"]):
-            names = self.resolve(schema["not"]).get("required", [])
-            self.report(line, entry, field, "must not have both " + " and ".join(f"'{n}'" for n in names)
-                        if names else "is not allowed in this form")
-        if "oneOf" in schema:
-            matching = sum(self._matches(value, option) for option in schema["oneOf"])
-            if matching != 1:
-                self.report(line, entry, field, self._one_of_message(schema["oneOf"], matching))
 
-    def _check_string(self, value, schema, line, entry, field):
-        if len(value.strip()) < schema.get("minLength", 0):
-            self.report(line, entry, field, "must not be empty")
-        elif "pattern" in schema and not re.search(schema["pattern"], value):
-            hint = self.resolve(schema).get("description") or f"must match {schema['pattern']}"
-            if "\n" in value and "^[^\\n]*$" == schema["pattern"]:
-                hint = "must be one line (verbatim text from the screen; put a second line in its own field)"
-            self.report(line, entry, field, f"{value!r} is not allowed here: {hint}")
+def _problems(root, error: ValidationError, file_name: str) -> list[Problem]:
+    """One error placed in the file; an error about several keys of a mapping is one per key."""
+    value, line, entry, field = _where(root, error)
 
-    def _check_list(self, value, schema, line, entry, field):
-        if len(value) < schema.get("minItems", 0):
-            self.report(line, entry, field, f"needs at least {schema['minItems']} item(s)")
-        if "items" in schema:
-            for index, item in enumerate(value):
-                self.check(item, schema["items"], line=line_of(value, index) or line,
-                           entry=entry, field=f"{field}[{index}]" if field else f"[{index}]")
+    def at_key(key, message):
+        return Problem(file_name, line_of(value, key) or line, message, entry=entry, field=str(key))
 
-    def _check_mapping(self, value, schema, line, entry, field):
-        mapping_line = line_of(value) or line
-        for key in schema.get("required", []):
-            if key not in value:
-                self.report(mapping_line, entry, key, "is required but missing")
-        properties = schema.get("properties", {})
-        additional = schema.get("additionalProperties", True)
-        key_pattern = self.resolve(schema.get("propertyNames", {})).get("pattern")
-        for key, item in value.items():
-            key_line = line_of(value, key) or mapping_line
-            if key_pattern and not (isinstance(key, str) and re.search(key_pattern, key)):
-                self.report(key_line, entry, str(key), f"is not a valid key here (must match {key_pattern})")
-            elif key in properties:
-                self.check(item, properties[key], line=key_line, entry=entry, field=key)
-            elif additional is False:
-                known = ", ".join(properties)
-                self.report(key_line, entry, str(key), f"is not a known field (known: {known})")
-            elif isinstance(additional, dict):
-                # A mapping keyed by ids (reproducers, results): the key is the entry.
-                self.check(item, additional, line=key_line, entry=str(key), field=None)
-
-    def _matches(self, value, schema) -> bool:
-        probe = _SchemaChecker(self.root, self.file)
-        probe.check(value, schema, line=None, entry=None, field=None)
-        return not probe.problems
-
-    @staticmethod
-    def _one_of_message(options, matching) -> str:
-        names = [name for option in options for name in option.get("required", [])]
-        alternatives = " or ".join(f"'{name}'" for name in names)
-        if matching == 0:
-            return f"needs one of {alternatives}"
-        return f"needs exactly one of {alternatives}, not several"
+    if "propertyNames" in error.relative_schema_path:  # about a key: jsonschema checks it as the instance
+        return [at_key(error.instance, _message(error, error.instance))]
+    if error.validator == "required":
+        return [at_key(key, "is required but missing") for key in error.validator_value if key not in value]
+    if error.validator == "additionalProperties":
+        known = error.schema.get("properties", {})
+        return [at_key(key, f"is not a known field (known: {', '.join(known)})") for key in value if key not in known]
+    return [Problem(file_name, line, _message(error, value), entry=entry, field=field)]
 
 
 def check_schema(value, schema: dict, file_name: str) -> list[Problem]:
-    checker = _SchemaChecker(schema, file_name)
-    checker.check(value, schema, line=line_of(value) or 1, entry=None, field=None)
-    return checker.problems
+    """Every way `value` breaks `schema` (Draft 2020-12), in file order."""
+    validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    problems = [problem for error in validator.iter_errors(value)
+                for problem in _problems(value, error, file_name)]
+    return sorted(problems, key=lambda problem: problem.line or 0)
 
 
 def mappings(items) -> list[dict]:
