@@ -111,6 +111,18 @@ _LocatingLoader.add_constructor("tag:yaml.org,2002:map", _LocatingLoader.constru
 _LocatingLoader.add_constructor("tag:yaml.org,2002:seq", _LocatingLoader.construct_yaml_seq)
 
 
+def _syntax_problem(display_name: str, error: yaml.MarkedYAMLError) -> Problem:
+    """Both of PyYAML's marks: where the broken construct starts (an unclosed `[`, a quote),
+    which is where the mistake usually is, and where the parser noticed, often lines later."""
+    def at(mark) -> str:
+        return f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+
+    parts = [f"{error.context}{at(error.context_mark)}"] if error.context else []
+    parts.append(f"{error.problem}{at(error.problem_mark)}")
+    mark = error.context_mark or error.problem_mark
+    return Problem(display_name, mark.line + 1 if mark else None, "is not valid YAML: " + ": ".join(parts))
+
+
 @dataclass(frozen=True)
 class LoadedFile:
     """The parsed content of one data file, with the name to show in messages."""
@@ -129,10 +141,7 @@ def load_yaml(path: Path, display_name: str) -> tuple[LoadedFile | None, list[Pr
     try:
         data = loader.get_single_data()
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark else None
-        reason = " ".join(part for part in (error.context, error.problem) if part)
-        return None, [Problem(display_name, line, f"is not valid YAML: {reason}")]
+        return None, [_syntax_problem(display_name, error)]
     except yaml.YAMLError as error:
         return None, [Problem(display_name, None, f"is not valid YAML: {error}")]
     finally:
