@@ -2,7 +2,7 @@
 
 When the reader's text is not on the page (a whole error line with their own names, shapes and
 numbers, or a traceback), the browser ranks entries with lunr.js against the index written here.
-`tokenize` is mirrored token for token by `overrides/assets/refsite/find-tokenize.js`; lunr's own
+`tokenize` (in `textfold`) is mirrored token for token by `overrides/assets/refsite/find-tokenize.js`; lunr's own
 pipeline is switched off on both sides, so the two tokenizers alone decide what matches. There is
 no stemming: lunr.py's and lunr.js's Porter stemmers disagree (`trying` -> `tri` / `try`), and a
 pasted error repeats the page's own wording anyway.
@@ -15,41 +15,14 @@ import multiprocessing
 import re
 import shutil
 import sys
-import unicodedata
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from .lunr_index import serialized_index
-
-# What pasted text varies in, folded before anything else (NFKC already turns `…` into `...`).
-_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'})
-_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060\ufeff]")
-_ANSI_ESCAPE = re.compile("\x1b\\[[0-9;]*[A-Za-z]")
-_URL = re.compile(r"https?://[^ \t\r\n]+")
-
-# Traceback noise: the header, `File "…", line N, in f` frames with the code line and the carets
-# printed under them, and the links between chained exceptions. Only the error lines say anything.
-_TRACEBACK_HEADER = re.compile(r"traceback \(most recent call last\):?", re.IGNORECASE)
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_INDENT = re.compile(r"[ \t]*")
-_FRAME_LINE = re.compile(r'^([ \t]*)File "[^"\n]*", line \d+', re.IGNORECASE)
-_FRAME_INLINE = re.compile(r'File "[^"\n]*", line \d+(?:, in [^ \t\r\n]+)?', re.IGNORECASE)
-_CARETS = re.compile(r"[\^~]{2,}")
-_CHAIN_LINES = re.compile(
-    r"during handling of the above exception, another exception occurred:"
-    r"|the above exception was the direct cause of the following exception:",
-    re.IGNORECASE,
-)
-
-# Latin words (with digits and underscores: `grad_fn`, `mat1`) or runs of CJK characters, which
-# have no spaces between words and are indexed as overlapping character bigrams.
-_WORD = re.compile("([A-Za-z0-9_]+)|([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+)")
-_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-# Parts that differ from reader to reader and say nothing about the error: numbers, shapes
-# (`8x16`) and addresses (`0x7f3a…`).
-_NUMERIC = re.compile(r"^(?:\d+(?:x\d+)*|0x[0-9a-f]+)$")
+# The tokenizer lives with the folding tables (stdlib only); these names stay importable from here.
+from .textfold import normalize, strip_traceback_noise, tokenize  # noqa: F401
 
 # Where the browser finds things. Scripts, not JSON, so that a copy opened from disk (`file://`,
 # where `fetch` is refused) can load them too.
@@ -59,56 +32,6 @@ INDEX_DIR = f"{ASSETS}/find-index"
 INDEX_URL_PATTERN = INDEX_DIR + "/{key}.js"
 INDEX_GLOBAL = "refsiteFindIndex"
 _PACKAGE_PARENT = Path(__file__).resolve().parent.parent
-
-
-def normalize(text: str) -> str:
-    """Fold the ways pasted text varies: width (NFKC), curly quotes, invisible characters."""
-    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
-    return _INVISIBLE.sub("", text)
-
-
-def strip_traceback_noise(text: str) -> str:
-    """Drop traceback frames, their code and caret lines, ANSI colours and URLs."""
-    text = _ANSI_ESCAPE.sub(" ", text)
-    kept: list[str] = []
-    frame_indent: int | None = None
-    for line in _LINE_BREAK.split(text):
-        frame = _FRAME_LINE.match(line)
-        if frame:
-            frame_indent = len(frame.group(1))
-            continue
-        indent = len(_INDENT.match(line).group())
-        if frame_indent is not None and indent > frame_indent and _INDENT.fullmatch(line) is None:
-            continue  # the source line Python prints under a frame, or its carets
-        frame_indent = None
-        kept.append(line)
-    text = "\n".join(kept)
-    for noise in (_FRAME_INLINE, _TRACEBACK_HEADER, _CHAIN_LINES, _CARETS, _URL):
-        text = noise.sub(" ", text)
-    return text
-
-
-def _word_tokens(word: str) -> list[str]:
-    parts = [part.lower() for piece in word.split("_") for part in _CAMEL_BOUNDARY.split(piece)]
-    kept = [part for part in parts if len(part) > 1 and not _NUMERIC.match(part)]
-    if len(kept) > 1:  # the compound too: `grad_fn`, `runtimeerror` match better than their parts
-        kept.append(word.strip("_").lower())
-    return kept
-
-
-def _cjk_tokens(run: str) -> list[str]:
-    if len(run) == 1:
-        return [run]
-    return [run[i : i + 2] for i in range(len(run) - 1)]
-
-
-def tokenize(text: str) -> list[str]:
-    """Terms of `text` for the ranked index, in order, repeats kept (they count as frequency)."""
-    tokens: list[str] = []
-    for match in _WORD.finditer(strip_traceback_noise(normalize(text))):
-        latin, cjk = match.groups()
-        tokens.extend(_word_tokens(latin) if latin else _cjk_tokens(cjk))
-    return tokens
 
 
 # --- documents and index ------------------------------------------------------------------

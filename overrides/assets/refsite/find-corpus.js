@@ -2,6 +2,7 @@
 // (find-fold.js) into one string, with a map from each folded character back to its text node
 // and offset. A keystroke then costs one indexOf loop over a string plus StaticRanges for the hits.
 
+import { firstIndexWhere } from "./find-bisect.js";
 import { foldInto } from "./find-fold.js";
 
 // Between elements, so that no match runs from one cell into the next (queries never hold it).
@@ -22,16 +23,9 @@ export class GrowableInt32 {
   }
 }
 
-/** Index of the last item of the sorted `starts` that is <= position. */
-export function lastAtOrBefore(starts, position, length = starts.length) {
-  let low = 0;
-  let high = length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (starts[middle] <= position) low = middle;
-    else high = middle - 1;
-  }
-  return low;
+/** Index of the last item of the sorted `starts` that is <= position (0 if none is). */
+function lastAtOrBefore(starts, position, length) {
+  return Math.max(0, firstIndexWhere(length, (index) => starts[index] > position) - 1);
 }
 
 export function buildCorpus(elements) {

@@ -3,8 +3,9 @@
 // case, width (NFKC, which also turns `…` into `...`), curly quotes, runs of whitespace and line
 // breaks (one space), and invisible characters (dropped).
 
-const QUOTES = { "‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"' };
-const INVISIBLE = /^[\u00ad\u200b-\u200f\u2060\ufeff]$/;
+import { INVISIBLE_CLASS, QUOTES } from "./find-textfold.js";
+
+const INVISIBLE = new RegExp(`^[${INVISIBLE_CLASS}]$`);
 const WHITESPACE = /^\s$/;
 
 // Folding a non-ASCII character costs a normalize(); pages repeat few distinct characters.

@@ -1,11 +1,12 @@
 // Terms for the ranked search: the mirror, rule for rule, of `tokenize` in
-// hooks/refsite/find_index.py, which built the index. tests/test_find_tokenize.py runs both on
+// hooks/refsite/textfold.py, which built the index. tests/test_find_tokenize.py runs both on
 // the same inputs and requires equal output. No stemming: lunr.py's and lunr.js's Porter stemmers
 // disagree, and a pasted error repeats the page's own wording anyway.
 
-const QUOTES = { "‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"' };
+import { INVISIBLE_CLASS, QUOTES } from "./find-textfold.js";
+
 const QUOTE_CHARS = new RegExp(`[${Object.keys(QUOTES).join("")}]`, "g");
-const INVISIBLE = /[\u00ad\u200b-\u200f\u2060\ufeff]/g;
+const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, "g");
 const ANSI_ESCAPE = /\x1b\[[0-9;]*[A-Za-z]/g;
 const URL_TEXT = /https?:\/\/[^ \t\r\n]+/g;
 

@@ -1,0 +1,95 @@
+// The literal matches of the query on screen, as state: no DOM is read here beyond the text the
+// corpus folds once (find-corpus.js). Which match is current lives here too; showing it is the
+// wiring's job (find.js).
+
+import { firstIndexWhere } from "./find-bisect.js";
+import { GrowableInt32, buildCorpus, elementsOf, findAll, spanBounds } from "./find-corpus.js";
+import { foldQuery } from "./find-fold.js";
+
+const NO_MATCHES = { starts: new Int32Array(0), length: 0, elementIndex: new Int32Array(0), entryCount: 0 };
+
+export class Matches {
+  /** `elements`: the page's [data-find-text] elements, in document order. */
+  constructor(elements) {
+    this.elements = elements;
+    this.entryOfElement = elements.map((element) => element.closest("[data-entry]"));
+    this.corpus = null;
+    // Where every query writes its matches: reused, so that a keystroke allocates nothing per match.
+    this.startBuffer = new GrowableInt32(1 << 12);
+    this.elementBuffer = new GrowableInt32(1 << 12);
+    this.found = NO_MATCHES;
+    this.current = -1;
+  }
+
+  /** Fold the page's text now (at idle time after load, rather than on the first keystroke). */
+  prepare() {
+    this.corpus ??= buildCorpus(this.elements);
+    return this.corpus;
+  }
+
+  /** The text nodes changed (the <mark> fallback split them): fold again when next needed. */
+  invalidate() {
+    this.corpus = null;
+  }
+
+  /** Find every match of `query`; false when the query folds to nothing. */
+  find(query) {
+    this.current = -1;
+    const needle = foldQuery(query);
+    if (!needle) {
+      this.found = NO_MATCHES;
+      return false;
+    }
+    const corpus = this.prepare();
+    const starts = findAll(corpus, needle, this.startBuffer);
+    const elementIndex = elementsOf(corpus, starts, this.elementBuffer);
+    this.found = { starts, length: needle.length, elementIndex, entryCount: this.countEntries(elementIndex) };
+    return true;
+  }
+
+  get count() { return this.found.starts.length; }
+  get entryCount() { return this.found.entryCount; }
+
+  /** Index of the first match in the element `elementIndex` or after it (count if none). */
+  firstFromElement(elementIndex) {
+    const elementOf = this.found.elementIndex;
+    return firstIndexWhere(this.count, (index) => elementOf[index] >= elementIndex);
+  }
+
+  /** Move the current match by `delta`, wrapping around. */
+  step(delta) {
+    this.current = (this.current + delta + this.count) % this.count;
+  }
+
+  elementOf(index) { return this.elements[this.found.elementIndex[index]]; }
+  entryOf(index) { return this.entryOfElement[this.found.elementIndex[index]]; }
+
+  /** The text-node boundaries of a match (a StaticRange init dictionary). */
+  bounds(index) {
+    const start = this.found.starts[index];
+    return spanBounds(this.prepare(), start, start + this.found.length);
+  }
+
+  boundsBetween(from, to) {
+    const bounds = [];
+    for (let index = from; index < to; index++) bounds.push(this.bounds(index));
+    return bounds;
+  }
+
+  allBounds() { return this.boundsBetween(0, this.count); }
+
+  countEntries(elementIndexes) {
+    // Matches are in document order and an entry's elements are contiguous, so each entry is
+    // counted where it first appears; no Set of tens of thousands of items per keystroke.
+    let count = 0;
+    let previous = null;
+    for (let i = 0; i < elementIndexes.length; i++) {
+      const entry = this.entryOfElement[elementIndexes[i]];
+      if (entry && entry !== previous) {
+        count += 1;
+        previous = entry;
+      }
+    }
+    return count;
+  }
+}

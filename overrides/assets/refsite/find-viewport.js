@@ -1,0 +1,58 @@
+// Geometry: where the sticky search box ends, which elements are on screen, and scrolling a match
+// into view below the box.
+
+import { firstIndexWhere } from "./find-bisect.js";
+
+const VIEW_MARGIN_PX = 48;
+
+export class Viewport {
+  constructor(form, elements) {
+    this.form = form;
+    this.elements = elements; // in document order
+  }
+
+  /** The first element whose bottom is below `y` (viewport pixels); elements.length if none. */
+  firstElementBelow(y) {
+    // Elements are in document order, so those below a line are a suffix: find where it starts.
+    return firstIndexWhere(this.elements.length,
+      (index) => rectOwner(this.elements[index]).getBoundingClientRect().bottom > y);
+  }
+
+  /** The first element at or below the top of what the reader sees (below the stuck box). */
+  firstElementInView() {
+    return this.firstElementBelow(this.stuckBottom());
+  }
+
+  /** Where the sticky box ends once stuck: content above this line is hidden behind it. */
+  stuckBottom() {
+    const stickyTop = parseFloat(getComputedStyle(this.form).top) || 0;
+    return Math.max(stickyTop + this.form.offsetHeight, this.form.getBoundingClientRect().bottom);
+  }
+
+  /** Bring `element` (or the match `bounds` inside it) into view below the box. */
+  scrollIntoViewBelowBox(element, bounds, align = "center") {
+    element.scrollIntoView({ block: "nearest", inline: "nearest" }); // horizontal scrollers too
+    const rect = bounds ? rangeRect(bounds) : rectOwner(element).getBoundingClientRect();
+    const top = this.stuckBottom();
+    const bottom = window.innerHeight;
+    // Already in view, with a margin (a match on the last visible line is easy to miss).
+    if (align === "center" && rect.top >= top + VIEW_MARGIN_PX && rect.bottom <= bottom - VIEW_MARGIN_PX) return;
+    const offset = align === "start" ? top + 8 : top + (bottom - top - rect.height) / 2;
+    window.scrollBy({ top: rect.top - offset, behavior: "instant" });
+  }
+}
+
+/** A match's box; a throwaway live Range, since StaticRange has no geometry. */
+function rangeRect(bounds) {
+  const range = document.createRange();
+  range.setStart(bounds.startContainer, bounds.startOffset);
+  range.setEnd(bounds.endContainer, bounds.endOffset);
+  const rect = range.getBoundingClientRect();
+  range.detach();
+  return rect;
+}
+
+/** What is on screen for an element: itself, or the collapsed answer that holds it. */
+function rectOwner(element) {
+  return element.closest("details:not([open])") ?? element;
+}
