@@ -1,8 +1,12 @@
-"""Synthetic but valid data at any size, for the benchmarks.
+"""Synthetic but valid data at any size and shape, for the benchmarks and the long-page tests.
 
-`write_project(dest, entries)` copies the project's build inputs and replaces 附录A's tables
-with `entries` generated error rows (plus the real checkpoints), written as YAML the same
-way an author would, so they go through the same load → validate → render path.
+`write_project(dest, entries, per_section)` copies the project's build inputs and replaces 附录A's
+tables with `entries` generated error rows in sections of `per_section` rows (100×100 and
+1×10,000 are both 10,000 entries), plus the real checkpoints, written as YAML the same way an
+author would, so they go through the same load → validate → render path. With
+`keep_real_rows=True` the real groups stay and the generated rows follow them in one more group:
+every test of the real page still has its rows to find, on a long page. `root` picks the project
+to copy (another checkout, for a before/after comparison).
 """
 
 from __future__ import annotations
@@ -16,13 +20,16 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from conftest import copy_project  # noqa: E402
+from conftest import PROJECT_PARTS  # noqa: E402
+
 PAGE = Path("data/pytorch/appendix-a.yml")
 
 _WORDS = ("tensor", "grad", "shape", "module", "stride", "dtype", "batch", "worker", "export",
           "trace", "graph", "leaf", "view", "buffer", "param", "device", "kernel", "scalar")
-_CAUSE = ("⭐ 图默认用完就扔。多半是同一个 loss 调了两次 `backward()`，或者把上一步的图挂在了这一步上"
-          "（RNN 的 hidden 忘了 `detach()`）。真需要就 `retain_graph=True`，但先想想是不是漏了 **detach**，")
+# About 130 characters of Chinese with code spans, like a real cause; on purpose none of the words
+# the search tests look for on the real rows (a test that steps through every `detach` stays short).
+_CAUSE = ("⭐ 形状在这一步就对不上了。多半是上一层输出的维度和这一层期望的不一致，或者批次那一维被 `view()`"
+          "压扁了（先打印 `x.shape` 再往回找）。真要改就改 `reshape` 的参数，但先想想是不是漏了 **unsqueeze**，")
 
 
 def fragment(rng: random.Random, index: int) -> str:
@@ -36,11 +43,11 @@ def cause(rng: random.Random, index: int) -> str:
     return _CAUSE + f"见第 {index} 条，步长 {rng.randint(1, 64)}。"
 
 
-def synthetic_page(entries: int, seed: int = 7) -> dict:
+def synthetic_page(entries: int, per_section: int = 100, keep_real_rows: bool = False, seed: int = 7,
+                   root: Path = ROOT) -> dict:
     rng = random.Random(seed)
-    page = yaml.safe_load((ROOT / PAGE).read_text(encoding="utf-8"))
+    page = yaml.safe_load((root / PAGE).read_text(encoding="utf-8"))
     chapters = [f"{number:02d}" for number in range(1, 11)]
-    per_section = 100
     sections = [
         {
             "id": f"section-{start // per_section + 1}",
@@ -54,29 +61,43 @@ def synthetic_page(entries: int, seed: int = 7) -> dict:
         }
         for start in range(0, entries, per_section)
     ]
-    page["groups"] = [{"title": "合成条目", "lead": "基准测试用的合成数据。", "sections": sections}]
-    page["related"]["links"] = [link for link in page["related"]["links"] if "chapter" in link]
+    generated = {"title": "合成条目", "lead": "基准测试用的合成数据。", "sections": sections}
+    if keep_real_rows:
+        page["groups"].append(generated)
+    else:
+        page["groups"] = [generated]
+        page["related"]["links"] = [link for link in page["related"]["links"] if "chapter" in link]
     return page
 
 
-def copy_inputs(destination: Path) -> Path:
-    """A fresh copy of everything `mkdocs build` reads (the tests' own helper)."""
+def copy_inputs(destination: Path, root: Path = ROOT) -> Path:
+    """A fresh copy of everything `mkdocs build` reads in the project at `root`."""
     if destination.exists():
         shutil.rmtree(destination)
-    return copy_project(destination)
+    destination.mkdir(parents=True)
+    for part in PROJECT_PARTS:
+        source = root / part
+        if source.is_dir():
+            shutil.copytree(source, destination / part, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        elif source.exists():
+            shutil.copy2(source, destination / part)
+    return destination
 
 
-def write_project(destination: Path, entries: int) -> Path:
-    """A copy of the project whose 附录A holds `entries` synthetic error rows."""
-    copy_inputs(destination)
-    text = yaml.dump(synthetic_page(entries), allow_unicode=True, sort_keys=False, width=10_000,
+def write_project(destination: Path, entries: int, per_section: int = 100, keep_real_rows: bool = False,
+                  root: Path = ROOT) -> Path:
+    """A copy of the project at `root` whose 附录A holds `entries` synthetic error rows."""
+    copy_inputs(destination, root)
+    page = synthetic_page(entries, per_section, keep_real_rows, root=root)
+    text = yaml.dump(page, allow_unicode=True, sort_keys=False, width=10_000,
                      Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper))
     (destination / PAGE).write_text(text, encoding="utf-8")
-    # Reproducers and their results name the real rows, which the synthetic page replaces.
-    for companion in ("reproducers.yml", "verification.yml"):
-        (destination / PAGE.parent / companion).unlink(missing_ok=True)
+    if not keep_real_rows:
+        # Reproducers and their results name the real rows, which the synthetic page replaces.
+        for companion in ("reproducers.yml", "verification.yml"):
+            (destination / PAGE.parent / companion).unlink(missing_ok=True)
     return destination
 
 
 if __name__ == "__main__":
-    write_project(Path(sys.argv[1]), int(sys.argv[2]))
+    write_project(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 100)
