@@ -31,7 +31,7 @@ from mkdocs.utils import get_relative_url  # noqa: E402
 
 from refsite.render import Renderer  # noqa: E402
 from refsite.sitemap import site_pages  # noqa: E402
-from refsite.source import load_site  # noqa: E402
+from refsite.pipeline import load_site  # noqa: E402
 
 
 def html_url(src_uri: str) -> str:

@@ -24,7 +24,7 @@ from refsite.load import DataError
 from refsite.model import Site
 from refsite.render import Renderer
 from refsite.sitemap import SitePage, site_pages
-from refsite.source import load_site
+from refsite.pipeline import load_site
 
 log = logging.getLogger("mkdocs.hooks.refsite")
 

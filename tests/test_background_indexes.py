@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from refsite.find_index import INDEX_URL_PATTERN, LUNR_JS_URL, BackgroundIndexes, index_scripts
-from refsite.source import load_site
+from refsite.pipeline import load_site
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from refsite.source import load_site
+from refsite.pipeline import load_site
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 # The seed page as served by the original site (shared/seed/000_37017fb467af60bf.txt).

@@ -18,7 +18,7 @@ from refsite.find_index import (
     documents_for,
     tokenize,
 )
-from refsite.source import load_site
+from refsite.pipeline import load_site
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,7 +9,7 @@ from lunr.builder import Builder
 
 from refsite.find_index import FIELDS, documents_for, tokenize
 from refsite.lunr_index import serialized_index
-from refsite.source import load_site
+from refsite.pipeline import load_site
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -11,7 +11,7 @@ import pytest
 
 from refsite.render import Renderer
 from refsite.sitemap import site_pages
-from refsite.source import load_site
+from refsite.pipeline import load_site
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from refsite.load import DataError
-from refsite.source import load_site
+from refsite.pipeline import load_site
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 APPENDIX = "pytorch/appendix-a.yml"

@@ -6,6 +6,7 @@ inline Markdown that the renderer turns into HTML. Nothing here knows about MkDo
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 
@@ -16,23 +17,112 @@ class Chapter:
     scope: str
 
 
+def code_sha(code: str) -> str:
+    """Names one version of a reproducer; a result written for another version is stale."""
+    return hashlib.sha256(code.encode()).hexdigest()[:12]
+
+
+def release_key(release: str) -> tuple[int, ...]:
+    """'2.13.0+cpu' → (2, 13, 0): releases sort by number, not as text (2.9 before 2.13)."""
+    return tuple(int(part) for part in release.split("+")[0].split(".") if part.isdigit())
+
+
+@dataclass(frozen=True)
+class Reproducer:
+    """The smallest program that makes a row happen (reproducers.yml) and what it must print."""
+
+    code: str
+    expect: tuple[str, ...] = ()  # more text the output must contain (a measured claim)
+    simulation: str | None = None  # how the situation is staged where it cannot happen for real
+    platform: str | None = None  # why the message belongs to another platform
+    note: str | None = None  # where today's torch differs from the row's story
+
+    @property
+    def code_sha(self) -> str:
+        return code_sha(self.code)
+
+
+# How a row's text came out in one run (the `seen` of a result, see refsite.verify.judging),
+# plus two that only the build can tell: the reproducer changed since, or that release never ran.
+SEEN_KINDS = ("verbatim", "folded", "different", "missing", "api-missing", "other-platform",
+              "unchecked", "stale", "not-run")
+# The kinds a reader on that release would see other text for (the release view marks these).
+DIFFERING_KINDS = ("different", "missing", "api-missing")
+
+
 @dataclass(frozen=True)
 class Verification:
-    """What a row's reproducer really printed in the last verifier run (refsite.verify)."""
+    """What a row's reproducer really printed in one verifier run (refsite.verify) of a release."""
 
-    status: str  # reproduced | reproduced-whitespace-folded | simulated | not-reproducible-here | failed
+    status: str  # reproduced | reproduced-whitespace-folded | simulated | not-reproducible-here | api-missing | failed
+    seen: str  # how the row's text came out: one of SEEN_KINDS
     torch: str
     date: str
-    code: str  # the reproducer, from reproducers.yml
     why: str | None = None
     excerpt: str | None = None
-    note: str | None = None  # where today's torch differs from the row's story
+    note: str | None = None  # where this torch differs from the row's story
     output: str | None = None
     stale: bool = False  # the reproducer changed since the run
 
     @property
     def torch_release(self) -> str:
         return self.torch.split("+")[0]
+
+    @property
+    def shown_as(self) -> str:
+        """The kind to show: a stale result says nothing about today's reproducer."""
+        return "stale" if self.stale else self.seen
+
+    @property
+    def differs(self) -> bool:
+        return self.shown_as in DIFFERING_KINDS
+
+
+@dataclass(frozen=True)
+class ReleaseSpan:
+    """Consecutive releases of the matrix on which a row's text came out alike."""
+
+    kind: str  # a SEEN_KIND
+    releases: tuple[str, ...]
+
+    @property
+    def first(self) -> str:
+        return self.releases[0]
+
+    @property
+    def last(self) -> str:
+        return self.releases[-1]
+
+
+@dataclass(frozen=True)
+class ReleaseRuns:
+    """A row across the release matrix: one run per kept release, oldest first; a release whose
+    run left the row out is there too, as `not-run`."""
+
+    runs: tuple[Verification, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.runs)
+
+    @property
+    def spans(self) -> tuple[ReleaseSpan, ...]:
+        spans: list[ReleaseSpan] = []
+        for run in self.runs:
+            if spans and spans[-1].kind == run.shown_as:
+                spans[-1] = ReleaseSpan(run.shown_as, spans[-1].releases + (run.torch_release,))
+            else:
+                spans.append(ReleaseSpan(run.shown_as, (run.torch_release,)))
+        return tuple(spans)
+
+    @property
+    def differing(self) -> tuple[Verification, ...]:
+        """The runs a reader would see other text on: their outputs are worth showing."""
+        return tuple(run for run in self.runs if run.differs)
+
+    @property
+    def by_release(self) -> str:
+        """'2.0.1:different 2.4.1:verbatim …', for the page's release view (a data attribute)."""
+        return " ".join(f"{run.torch_release}:{run.shown_as}" for run in self.runs)
 
 
 @dataclass(frozen=True)
@@ -44,7 +134,14 @@ class ErrorEntry:
     second_line: str | None = None
     preface: str | None = None
     context: str | None = None
-    verification: Verification | None = None
+    reproducer: Reproducer | None = None
+    verification: Verification | None = None  # the reference run (verification.yml)
+    releases: ReleaseRuns = ReleaseRuns()  # the row across the release matrix
+
+    @property
+    def fragments(self) -> tuple[str, ...]:
+        """The row's verbatim text, which a run must print."""
+        return tuple(text for text in (self.fragment, self.second_line) if text)
 
 
 @dataclass(frozen=True)
@@ -53,7 +150,14 @@ class Symptom:
     symptom: str
     truth: str
     chapters: tuple[str, ...]
-    verification: Verification | None = None
+    reproducer: Reproducer | None = None
+    verification: Verification | None = None  # the reference run (verification.yml)
+    releases: ReleaseRuns = ReleaseRuns()  # the row across the release matrix
+
+    @property
+    def fragments(self) -> tuple[str, ...]:
+        """None: a symptom has no verbatim text, its reproducer checks `expect` only."""
+        return ()
 
 
 @dataclass(frozen=True)
@@ -129,6 +233,7 @@ class ReferencePage:
     next_text: str | None = None
     next_target: str | None = None
     progress_note: str | None = None
+    torch_releases: tuple[str, ...] = ()  # the release matrix's columns, oldest first
 
     @property
     def key(self) -> str:
@@ -205,30 +310,72 @@ class Site:
 _ROW_TYPES = {"errors": ErrorEntry, "symptoms": Symptom, "not-covered": NotCovered}
 
 
-def _row(kind: str, raw: dict, verifications: dict[str, Verification]):
+@dataclass(frozen=True)
+class Checks:
+    """A book's reproducers and verifier runs, to be joined to its rows by id."""
+
+    reproducers: dict[str, Reproducer]
+    reference: dict[str, Verification]  # the run of verification.yml, which the stamps show
+    runs: tuple[dict[str, Verification], ...] = ()  # every kept run, oldest release first
+    releases: tuple[str, ...] = ()  # the release of each run: the matrix's columns
+
+    def of_row(self, row_id: str) -> dict:
+        """The row's fields that come from the checks, for its dataclass."""
+        fields = {"releases": ReleaseRuns(tuple(
+            run.get(row_id) or _not_run(release) for run, release in zip(self.runs, self.releases)))}
+        if row_id in self.reproducers:
+            fields["reproducer"] = self.reproducers[row_id]
+        if row_id in self.reference:
+            fields["verification"] = self.reference[row_id]
+        return fields
+
+
+def _row(kind: str, raw: dict, checks: Checks | None):
     row_type = _ROW_TYPES[kind]
     values = dict(raw)
     if "chapters" in values:
         values["chapters"] = tuple(values["chapters"])
-    if raw["id"] in verifications:
-        values["verification"] = verifications[raw["id"]]
+    if checks is not None and kind != "not-covered":
+        values.update(checks.of_row(raw["id"]))
     return row_type(**values)
 
 
-def verifications_from_raw(reproducers: dict, run: dict, code_sha) -> dict[str, Verification]:
-    """Join reproducers.yml and verification.yml by row id; `code_sha(code)` spots stale runs."""
+def reproducers_from_raw(raw: dict) -> dict[str, Reproducer]:
+    return {row_id: Reproducer(code=program["code"], expect=tuple(program.get("expect", ())),
+                               simulation=program.get("simulation"),
+                               platform=program.get("platform"), note=program.get("note"))
+            for row_id, program in raw.items()}
+
+
+def verifications_from_raw(run: dict, reproducers: dict[str, Reproducer]) -> dict[str, Verification]:
+    """One verifier run's results by row id; a result of another version of the row's reproducer
+    (its `code_sha` differs) is stale."""
     verifications = {}
     for row_id, result in run.get("results", {}).items():
-        code = reproducers.get(row_id, {}).get("code", "")
+        reproducer = reproducers.get(row_id)
         verifications[row_id] = Verification(
-            status=result["status"], torch=run["torch"], date=str(run["date"]), code=code,
+            status=result["status"], seen=result["seen"], torch=run["torch"], date=str(run["date"]),
             why=result.get("why"), excerpt=result.get("excerpt"), note=result.get("note"),
-            output=result.get("output"), stale=result.get("code_sha") != code_sha(code))
+            output=result.get("output"),
+            stale=reproducer is None or result.get("code_sha") != reproducer.code_sha)
     return verifications
 
 
-def reference_page_from_raw(raw: dict, book_id: str,
-                            verifications: dict[str, Verification] | None = None) -> ReferencePage:
+def _not_run(torch: str) -> Verification:
+    return Verification(status="not-run", seen="not-run", torch=torch, date="")
+
+
+def checks_from_raw(reproducers: dict, reference: dict, other_runs: list[dict]) -> Checks:
+    """`reference` is verification.yml's run, `other_runs` those of verification-<release>.yml."""
+    programs = reproducers_from_raw(reproducers)
+    runs = sorted((run for run in [reference, *other_runs] if run),
+                  key=lambda run: release_key(run["torch"]))
+    return Checks(programs, verifications_from_raw(reference, programs),
+                  tuple(verifications_from_raw(run, programs) for run in runs),
+                  tuple(run["torch"].split("+")[0] for run in runs))
+
+
+def reference_page_from_raw(raw: dict, book_id: str, checks: Checks | None = None) -> ReferencePage:
     groups = tuple(
         Group(
             title=group["title"],
@@ -240,7 +387,7 @@ def reference_page_from_raw(raw: dict, book_id: str,
                     kind=section["kind"],
                     intro=section.get("intro"),
                     outro=tuple(section.get("outro", ())),
-                    entries=tuple(_row(section["kind"], entry, verifications or {})
+                    entries=tuple(_row(section["kind"], entry, checks)
                                   for entry in section["entries"]),
                 )
                 for section in group["sections"]
@@ -278,6 +425,7 @@ def reference_page_from_raw(raw: dict, book_id: str,
         next_text=next_link.get("text"),
         next_target=next_link.get("target"),
         progress_note=raw.get("progress_note"),
+        torch_releases=checks.releases if checks else (),
     )
 
 

@@ -1,0 +1,101 @@
+"""The command line: `python -m refsite.verify` (see the package's docstring)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+from .. import verify
+from ..load import DataError
+from ..pipeline import load_site
+from .cases import BOOK, cases_from_site
+from .judging import FAILED, REPRODUCED
+from .results import drift, dump, result_record, status_counts
+from .runner import JOBS, TIMEOUT_SECONDS, probe, run_all
+
+ROOT = Path(__file__).resolve().parents[3]
+DATA_DIR = ROOT / "data"
+BOOK_DIR = DATA_DIR / BOOK
+RESULTS_FILE = BOOK_DIR / "verification.yml"  # the reference run: the stamps on the page
+
+
+def release_file(torch: str, book_dir: Path = BOOK_DIR) -> Path:
+    """Where a run of another release is kept: verification-2.6.0.yml for torch 2.6.0+cu124."""
+    return book_dir / f"verification-{torch.split('+')[0]}.yml"
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m refsite.verify", description=verify.__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--python", default=sys.executable,
+                        help="the Python whose torch to check (default: this one)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--out", type=Path, help=f"results file to write (default: {RESULTS_FILE})")
+    where.add_argument("--release", action="store_true",
+                       help="a run for the release matrix: write data/pytorch/verification-<release>.yml, "
+                            "named after the torch found, and exit 0 whatever failed")
+    parser.add_argument("--compare", type=Path, metavar="OTHER.yml",
+                        help="another run's results: add a `drift:` section of what changed")
+    parser.add_argument("--only", nargs="+", metavar="ID",
+                        help="run these rows only (the results file then holds only them)")
+    parser.add_argument("--jobs", type=int, default=JOBS)
+    parser.add_argument("--timeout", type=float, default=TIMEOUT_SECONDS,
+                        help="seconds per reproducer")
+    parser.add_argument("--allow-failures", action="store_true",
+                        help="exit 0 even when a row failed (for drift runs)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    began = time.monotonic()
+    environment = probe(args.python)
+    if environment["torch"] is None:
+        raise SystemExit(f"{args.python} has no torch to verify")
+    out = release_file(environment["torch"]) if args.release else args.out or RESULTS_FILE
+    try:
+        # Rows and reproducers only: a results file about to be rewritten must not stop the run.
+        site = load_site(DATA_DIR, runs=False)
+    except DataError as error:
+        raise SystemExit(str(error)) from None
+    cases = cases_from_site(site)
+    if args.only:
+        unknown = sorted(set(args.only) - {case.id for case in cases})
+        if unknown:
+            raise SystemExit(f"no row to check with id {', '.join(unknown)}")
+        cases = [case for case in cases if case.id in args.only]
+    release = environment["torch"].split("+")[0]
+    outcomes = run_all(args.python, cases, jobs=args.jobs, timeout=args.timeout,
+                       torch=f"torch {release}")
+
+    results = {case.id: result_record(case, *outcomes[case.id], environment["site_packages"])
+               for case in cases}
+    counts = status_counts(results)
+    document = {
+        "torch": environment["torch"],
+        "python": environment["python"],
+        "platform": environment["platform"],
+        "date": datetime.date.today().isoformat(),
+        "seconds": round(time.monotonic() - began, 1),
+        "counts": counts,
+    }
+    if args.compare:
+        document["drift"] = drift(results, yaml.safe_load(args.compare.read_text(encoding="utf-8")))
+    document["results"] = results
+    out.write_text(dump(document), encoding="utf-8")
+
+    for id_, result in results.items():
+        if result["status"] != REPRODUCED:
+            print(f"{result['status']:<29} {id_}: {result['why']}")
+    if args.compare:
+        for id_ in document["drift"]["changed"]:
+            print(f"{'changed against ' + str(document['drift']['against']['torch']):<29} {id_}")
+    summary = ", ".join(f"{count} {status}" for status, count in counts.items() if count)
+    print(f"torch {environment['torch']}: {summary} in {document['seconds']} s -> {out}")
+    # A release that lacks an API is recorded as such (status api-missing), never a failure.
+    return 1 if counts[FAILED] and not (args.allow_failures or args.release) else 0
