@@ -1,4 +1,4 @@
-"""The verifier's own logic, without torch: matching, statuses, timeouts, the data it reads.
+"""The verifier's own logic, without torch: matching, statuses, timeouts, the rows it reads.
 
 Programs here are tiny stand-ins run under this very Python, so they say what a torch program
 would say without needing torch.
@@ -13,20 +13,31 @@ from pathlib import Path
 import pytest
 import yaml
 
-from refsite import verify
-from refsite.verify import (FAILED, NOT_HERE, REPRODUCED, REPRODUCED_FOLDED, SIMULATED, Reproducer,
-                            Run, find, judge, run_program)
+from refsite.model import Reproducer
+from refsite.pipeline import load_site
+from refsite.verify import cli
+from refsite.verify.cases import cases_from_site
+from refsite.verify.judging import (FAILED, NOT_HERE, REPRODUCED, REPRODUCED_FOLDED, SIMULATED,
+                                    STATUSES, Case, Run, find, judge)
+from refsite.verify.results import drift, dump
+from refsite.verify.runner import run_all, run_program
 
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMA = ROOT / "data" / "schema" / "reproducers.schema.json"
+DATA = ROOT / "data"
+SCHEMA = DATA / "schema" / "reproducers.schema.json"
+REPRODUCERS_FILE = DATA / "pytorch" / "reproducers.yml"
 
 
 def ran(output: str, returncode: int | None = 1) -> Run:
     return Run(output, returncode, 0.5)
 
 
-def row(*fragments: str, **fields) -> Reproducer:
-    return Reproducer("row", "pass", fragments, **fields)
+def row(*fragments: str, **fields) -> Case:
+    return Case("row", fragments, Reproducer("pass", **fields))
+
+
+def symptom(*expect: str) -> Case:
+    return Case("symptom", (), Reproducer("pass", expect=expect))
 
 
 # ── Matching ───────────────────────────────────────────────────────────────────────────────
@@ -126,7 +137,7 @@ def test_excerpt_drops_the_warning_location():
 
 
 def test_symptom_check_passes_on_the_measured_values():
-    reproducer = Reproducer("forgot-zero-grad", "pass", expect=("[2.0, 4.0, 6.0]",))
+    reproducer = symptom("[2.0, 4.0, 6.0]")
     verdict = judge(reproducer, ran("w.grad after each backward(): [2.0, 4.0, 6.0]\n", 0))
     assert verdict.status == REPRODUCED
     assert judge(reproducer, ran("w.grad after each backward(): [2.0, 2.0, 2.0]\n", 0)).status == FAILED
@@ -179,7 +190,75 @@ def test_a_timed_out_run_fails_even_if_the_text_was_printed():
 
 
 def test_nothing_to_check_is_no_pass():
-    assert judge(Reproducer("row", "pass"), ran("anything", 0)).status == FAILED
+    assert judge(symptom(), ran("anything", 0)).status == FAILED
+
+
+# ── A release without the API, and how the text came out ───────────────────────────────────
+
+def traceback_from(case_id: str, last_line: str, *, inside_torch: bool = False) -> str:
+    frames = f'  File "{case_id}.py", line 7, in <module>\n    call()\n'
+    if inside_torch:
+        frames += '  File "site-packages/torch/serialization.py", line 3, in load\n    f()\n'
+    return f"Traceback (most recent call last):\n{frames}{last_line}\n"
+
+
+@pytest.mark.parametrize("last_line, lacking", [
+    ("AttributeError: module 'torch' has no attribute 'export'", "没有 `torch.export`"),
+    ("AttributeError: module 'torch.serialization' has no attribute 'add_safe_globals'",
+     "没有 `torch.serialization.add_safe_globals`"),
+    ("ImportError: cannot import name 'Dim' from 'torch.export' (site-packages/torch/export/__init__.py)",
+     "没有 `torch.export.Dim`"),
+    ("ModuleNotFoundError: No module named 'torch.export'", "没有模块 `torch.export`"),
+    ("TypeError: load() got an unexpected keyword argument 'weights_only'",
+     "的 `load()` 还不认识参数 `weights_only`"),
+    ("RuntimeError: Python 3.11+ not yet supported for torch.compile",
+     "的 `torch.compile` 还不支持 Python 3.11+"),
+])
+def test_a_release_without_the_api_is_recorded_as_such_not_as_a_failure(last_line, lacking):
+    case = Case("guard", ("Guard failed: x.size()[0] == 2",), Reproducer("pass"))
+    verdict = judge(case, ran(traceback_from("guard", last_line)), "torch 2.0.1")
+    assert (verdict.status, verdict.seen) == ("api-missing", "api-missing")
+    assert verdict.why.startswith(f"torch 2.0.1 {lacking}：")
+    assert verdict.excerpt == last_line
+
+
+@pytest.mark.parametrize("last_line, inside_torch", [
+    ("AttributeError: module 'numpy' has no attribute 'float'", False),  # not a torch name
+    ("ModuleNotFoundError: No module named 'onnxscript'", False),  # a package, not a torch API
+    ("AttributeError: 'Linear' object has no attribute 'fc3'", False),  # a row's own story
+    # A keyword refused inside torch is torch's behaviour, not a missing API of the release.
+    ("TypeError: f() got an unexpected keyword argument 'weights_only'", True),
+])
+def test_other_errors_are_the_row_coming_out_differently(last_line, inside_torch):
+    case = Case("row", ("the row's text",), Reproducer("pass"))
+    verdict = judge(case, ran(traceback_from("row", last_line, inside_torch=inside_torch)))
+    assert (verdict.status, verdict.seen) == (FAILED, "different")
+
+
+def test_a_missing_api_does_not_excuse_a_run_that_printed_the_text():
+    output = "Guard failed: x.size()[0] == 2\nAttributeError: module 'torch' has no attribute 'x'\n"
+    verdict = judge(Case("guard", ("Guard failed: x.size()[0] == 2",), Reproducer("pass")), ran(output))
+    assert (verdict.status, verdict.seen) == (REPRODUCED, "verbatim")
+
+
+@pytest.mark.parametrize("output, returncode, seen", [
+    ("RuntimeError: grad can be implicitly created only for scalar outputs\n", 1, "verbatim"),
+    ("state_dict for X:\n\tsize mismatch\n", 1, "folded"),
+    ("Traceback ...\nRuntimeError: expected scalar type Long but found Float\n", 1, "different"),
+    ("UserWarning: Error detected in SigmoidBackward0\nwith anomaly detection: …\n", 0, "different"),
+    ("", 0, "missing"),
+    ("y.grad = tensor([1., 1.])\n", 0, "missing"),
+])
+def test_seen_says_how_the_text_came_out(output, returncode, seen):
+    case = row("grad can be implicitly created only for scalar outputs") if seen == "verbatim" else (
+        row("state_dict for X: size mismatch") if seen == "folded" else row("the row's own text"))
+    assert judge(case, ran(output, returncode)).seen == seen
+
+
+def test_other_platform_and_timeouts_are_seen_as_such():
+    assert judge(row("Compiler: cl is not found.", platform="Windows only"),
+                 ran("No working C++ compiler\n")).seen == "other-platform"
+    assert judge(row("text"), Run("", None, 3.0)).seen == "unchecked"
 
 
 # ── Running programs ───────────────────────────────────────────────────────────────────────
@@ -217,70 +296,72 @@ def test_timeout_kills_the_children_too():
 
 
 def test_run_all_keeps_the_given_order_and_runs_two_at_a_time():
-    sleepy = [Reproducer(f"r{n}", "import time\ntime.sleep(1)\nprint('done')\n", expect=("done",))
+    sleepy = [Case(f"r{n}", (), Reproducer("import time\ntime.sleep(1)\nprint('done')\n",
+                                           expect=("done",)))
               for n in range(4)]
-    outcomes = verify.run_all(sys.executable, sleepy, jobs=2)
+    outcomes = run_all(sys.executable, sleepy, jobs=2)
     assert list(outcomes) == ["r0", "r1", "r2", "r3"]
     assert all(verdict.status == REPRODUCED for _, verdict in outcomes.values())
 
 
 # ── The data and the results file ──────────────────────────────────────────────────────────
 
-def test_every_error_row_has_a_reproducer_and_every_measured_symptom_a_check():
-    reproducers = {r.id: r for r in verify.load_reproducers()}
-    error_rows = [r for r in reproducers.values() if r.fragments]
+@pytest.fixture(scope="module")
+def cases():
+    return {case.id: case for case in cases_from_site(load_site(DATA))}
+
+
+def test_every_error_row_has_a_reproducer_and_every_measured_symptom_a_check(cases):
+    error_rows = [case for case in cases.values() if case.fragments]
     assert len(error_rows) == 43
-    assert all(r.code for r in error_rows)
-    for symptom in ("forgot-zero-grad", "rng-in-self", "iterable-not-sharded",
-                    "ctx-attribute-save", "trace-baked-branch"):
-        assert reproducers[symptom].expect
+    assert all(case.reproducer for case in error_rows)
+    for symptom_id in ("forgot-zero-grad", "rng-in-self", "iterable-not-sharded",
+                       "ctx-attribute-save", "trace-baked-branch"):
+        assert cases[symptom_id].reproducer.expect
+
+
+def test_cases_carry_the_text_the_page_shows(cases):
+    """The verifier checks the validated site's rows: fragment and second line, as shown."""
+    page = load_site(DATA).book("pytorch").pages[0]
+    entry = next(row for row in page.rows("errors") if row.second_line)
+    assert cases[entry.id].fragments == (entry.fragment, entry.second_line)
+    assert list(cases) == [row.id for section in page.sections
+                           if section.kind in ("errors", "symptoms") for row in section.entries
+                           if row.id in cases]
 
 
 def test_reproducers_follow_their_published_schema():
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
-    data = yaml.safe_load(verify.REPRODUCERS_FILE.read_text(encoding="utf-8"))
+    data = yaml.safe_load(REPRODUCERS_FILE.read_text(encoding="utf-8"))
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=str)
     assert not errors, [f"{list(e.path)}: {e.message}" for e in errors]
 
 
-def test_a_reproducer_for_an_unknown_row_is_an_error(tmp_path):
-    extra = tmp_path / "reproducers.yml"
-    extra.write_text("no-such-row:\n  code: pass\n", encoding="utf-8")
-    with pytest.raises(SystemExit, match="no-such-row"):
-        verify.load_reproducers(reproducers_file=extra)
+def test_an_error_row_without_a_reproducer_is_run_as_a_failure():
+    case = Case("orphan", ("some error text",), None)
+    run, verdict = run_all(sys.executable, [case])["orphan"]
+    assert run is None and verdict.status == FAILED
+    assert "reproducers.yml" in verdict.why
 
 
-def test_an_error_row_without_a_reproducer_is_reported_failed(tmp_path):
-    empty = tmp_path / "reproducers.yml"
-    empty.write_text("{}\n", encoding="utf-8")
-    reproducers = verify.load_reproducers(reproducers_file=empty)
-    assert len(reproducers) == 43 and not any(r.code for r in reproducers)
-
-
-def test_the_committed_results_cover_every_row_and_match_the_current_programs():
+def test_the_committed_results_cover_every_row_and_match_the_current_programs(cases):
     """A result is only worth its stamp if it was produced by the program now in the data."""
-    results = yaml.safe_load(verify.RESULTS_FILE.read_text(encoding="utf-8"))
+    results = yaml.safe_load(cli.RESULTS_FILE.read_text(encoding="utf-8"))
     assert results["torch"].startswith("2.13.0")
     for key in ("python", "platform", "date"):
         assert results[key]
-    reproducers = {r.id: r for r in verify.load_reproducers()}
-    assert set(results["results"]) == set(reproducers)
+    assert set(results["results"]) == set(cases)
     for id_, result in results["results"].items():
-        assert result["status"] in verify.STATUSES
+        assert result["status"] in STATUSES
         assert result["why"] and result["excerpt"]
-        assert result["code_sha"] == reproducers[id_].code_sha, f"{id_}: re-run the verifier"
+        assert result["code_sha"] == cases[id_].reproducer.code_sha, f"{id_}: re-run the verifier"
 
 
-@pytest.mark.parametrize("name", ["verification.yml", "verification-2.14.1.yml"])
-def test_results_files_follow_their_published_schema(name):
-    jsonschema = pytest.importorskip("jsonschema")
-    schema = json.loads((ROOT / "data" / "schema" / "verification.schema.json").read_text("utf-8"))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    data = yaml.safe_load((ROOT / "data" / "pytorch" / name).read_text(encoding="utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=str)
-    assert not errors, [f"{list(e.path)}: {e.message}" for e in errors]
+def test_release_files_are_named_after_the_release():
+    assert cli.release_file("2.6.0+cu124").name == "verification-2.6.0.yml"
+    assert cli.release_file("2.13.0").name == "verification-2.13.0.yml"
 
 
 def test_drift_names_only_what_changed():
@@ -288,13 +369,13 @@ def test_drift_names_only_what_changed():
               "results": {"a": {"status": REPRODUCED, "excerpt": "x"},
                           "b": {"status": REPRODUCED, "excerpt": "y"}}}
     now = {"a": {"status": REPRODUCED, "excerpt": "x"}, "b": {"status": FAILED, "excerpt": "z"}}
-    report = verify.drift(now, before)
+    report = drift(now, before)
     assert report["unchanged"] == 1
     assert report["changed"] == {"b": {"status": {"before": REPRODUCED, "now": FAILED},
                                        "excerpt": {"before": "y", "now": "z"}}}
 
 
 def test_results_file_keeps_messages_readable():
-    text = verify.dump({"results": {"a": {"excerpt": "line one\nline two"}}})
+    text = dump({"results": {"a": {"excerpt": "line one\nline two"}}})
     assert "excerpt: |-\n      line one\n      line two" in text
     assert yaml.safe_load(text)["results"]["a"]["excerpt"] == "line one\nline two"
