@@ -1,5 +1,6 @@
 """The ranked indexes are built in a second process, and come out the same."""
 
+import multiprocessing
 from pathlib import Path
 
 from refsite.find_index import INDEX_URL_PATTERN, LUNR_JS_URL, BackgroundIndexes, index_scripts
@@ -16,7 +17,15 @@ def test_background_build_writes_what_a_direct_build_gives(tmp_path):
     assert (tmp_path / LUNR_JS_URL).read_text(encoding="utf-8").startswith("/**")
 
 
-def test_a_cancelled_build_writes_nothing_and_returns(tmp_path):
-    indexes = BackgroundIndexes(load_site(DATA).book("pytorch").pages)
+def test_cancel_ends_the_worker_process():
+    # A failed build or a rebuild under `mkdocs serve` cancels; a worker left waiting for work
+    # would stay alive, one more on every rebuild.
+    pages = load_site(DATA).book("pytorch").pages
+    before = set(multiprocessing.active_children())
+    indexes = BackgroundIndexes(pages)
+    workers = set(multiprocessing.active_children()) - before
+    assert workers, "no worker process was started"
     indexes.cancel()
-    assert not any(tmp_path.iterdir())
+    for worker in workers:
+        worker.join(timeout=120)  # it may finish the index it is building first
+        assert not worker.is_alive(), "the worker is still alive after cancel()"
