@@ -1,7 +1,8 @@
 """Shared fixtures: one full build of the site, a static server over it, and Chromium.
 
 Every browser page from the `page` fixture fails its test on any console error, page error
-or failed request, so no browser test can pass while the page is broken.
+or failed request, so no browser test can pass while the page is broken. Chromium and
+firefox-esr are found, or installed on a fresh Debian machine, by `system_tools`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from system_tools import Installer, Missing, chromium, firefox
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "hooks", "overrides")
@@ -76,12 +79,46 @@ def site_url(built_site):
     server.shutdown()
 
 
+_INSTALLER = pytest.StashKey[Installer]()
+
+
+def pytest_configure(config):
+    def say(text: str):
+        # Shown as it happens, between test results: an install takes a minute or two.
+        with config.pluginmanager.getplugin("capturemanager").global_and_fixture_disabled():
+            config.pluginmanager.getplugin("terminalreporter").write_line(f"[system tools] {text}")
+
+    config.stash[_INSTALLER] = Installer(say)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    for brought in config.stash[_INSTALLER].brought:
+        terminalreporter.write_line(f"[system tools] this run installed {brought}")
+
+
+def _brought(config, tool) -> str:
+    """The tool's path, installed first when missing and allowed; else the test is skipped, saying how."""
+    try:
+        return config.stash[_INSTALLER].bring(tool)
+    except Missing as missing:
+        pytest.skip(str(missing))
+
+
 @pytest.fixture(scope="session")
-def browser():
+def chromium_executable(pytestconfig) -> str:
+    return _brought(pytestconfig, chromium())
+
+
+@pytest.fixture(scope="session")
+def firefox_executable(pytestconfig) -> str:
+    return _brought(pytestconfig, firefox())
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_executable):
     sync_api = pytest.importorskip("playwright.sync_api")
-    executable = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 

@@ -36,7 +36,7 @@ RINGS_JS = """() => {
 
 def expect_place(page, number: int):
     """The status line says match `number` is current (第 3/11 处 …), once it has caught up."""
-    expect(page.locator(STATUS)).to_have_text(re.compile(rf"^\s*第 {number}/\d+ 处"))
+    expect(page.locator(STATUS)).to_have_text(re.compile(rf"第 {number}/\d+ 处"))
 
 
 def focused(page, selector: str) -> bool:

@@ -8,24 +8,19 @@ keeps Firefox's default file:// origin policy (see marionette_client.READER_PREF
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from marionette_client import FIREFOX, Firefox
+from marionette_client import Firefox
 from progress_support import TOTAL, units_on_site
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(shutil.which(FIREFOX) is None, reason=f"needs {FIREFOX} (apt-get install firefox-esr)"),
-]
+pytestmark = pytest.mark.browser
 
 APPENDIX = "pytorch/appendix-a.html"
 ZERO_WIDTH_SPACE = "\u200b"
 
 
 @pytest.fixture(scope="module")
-def firefox():
+def firefox(firefox_executable):  # found or installed (conftest), else these tests are skipped
     browser = Firefox()
     yield browser
     browser.close()
