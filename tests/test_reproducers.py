@@ -13,7 +13,11 @@ import sys
 import pytest
 import yaml
 
-from refsite import verify
+from refsite.pipeline import load_site
+from refsite.verify import cli
+from refsite.verify.cases import cases_from_site
+from refsite.verify.judging import FAILED
+from refsite.verify.runner import run_all
 
 TORCH = "2.13.0"
 
@@ -25,8 +29,8 @@ if not importlib.metadata.version("torch").startswith(TORCH):
     pytest.skip(f"the stamps are for torch {TORCH}, this Python has "
                 f"{importlib.metadata.version('torch')}", allow_module_level=True)
 
-REPRODUCERS = {r.id: r for r in verify.load_reproducers()}
-PUBLISHED = yaml.safe_load(verify.RESULTS_FILE.read_text(encoding="utf-8"))["results"]
+CASES = {case.id: case for case in cases_from_site(load_site(cli.DATA_DIR, runs=False))}
+PUBLISHED = yaml.safe_load(cli.RESULTS_FILE.read_text(encoding="utf-8"))["results"]
 
 
 @pytest.fixture(scope="session")
@@ -34,12 +38,12 @@ def outcomes(request):
     """Run the selected rows only, all at once, two at a time."""
     selected = [item.callspec.params["row_id"] for item in request.session.items
                 if item.originalname == "test_reproducer_still_holds"]
-    return verify.run_all(sys.executable, [REPRODUCERS[id_] for id_ in selected])
+    return run_all(sys.executable, [CASES[id_] for id_ in selected])
 
 
-@pytest.mark.parametrize("row_id", list(REPRODUCERS))
+@pytest.mark.parametrize("row_id", list(CASES))
 def test_reproducer_still_holds(row_id, outcomes):
     _, verdict = outcomes[row_id]
     shown = f"{verdict.status}: {verdict.why}\n{verdict.excerpt}"
-    assert verdict.status != verify.FAILED, shown
+    assert verdict.status != FAILED, shown
     assert verdict.status == PUBLISHED[row_id]["status"], shown

@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         cases = [case for case in cases if case.id in args.only]
     release = environment["torch"].split("+")[0]
     outcomes = run_all(args.python, cases, jobs=args.jobs, timeout=args.timeout,
-                       torch=f"torch {release}")
+                       torch_name=f"torch {release}")
 
     results = {case.id: result_record(case, *outcomes[case.id], environment["site_packages"])
                for case in cases}

@@ -151,10 +151,10 @@ def missing_api(case_id: str, output: str) -> str | None:
 
 # ── Judging one run ────────────────────────────────────────────────────────────────────────
 
-def judge(case: Case, run: Run, torch: str = "这个 torch") -> Verdict:
+def judge(case: Case, run: Run, torch_name: str = "这个 torch") -> Verdict:
     """The status of a row from what its reproducer printed. Never a pass without the text.
 
-    `torch` names the release in the reasons ("torch 2.0.1 没有 `torch.export`").
+    `torch_name` names the release in the reasons ("torch 2.0.1 没有 `torch.export`").
     """
     if run.timed_out:
         return Verdict(FAILED, UNCHECKED, f"超时：{run.seconds:.0f} 秒内没有结束，已终止。",
@@ -172,7 +172,7 @@ def judge(case: Case, run: Run, torch: str = "这个 torch") -> Verdict:
         lacking = missing_api(case.id, run.output) if run.returncode else None
         if lacking:
             return Verdict(API_MISSING, API_MISSING,
-                           f"{torch} {lacking}：复现程序跑不到这一步，不算这一条失败。",
+                           f"{torch_name} {lacking}：复现程序跑不到这一步，不算这一条失败。",
                            tail(run.output))
         if reproducer and reproducer.platform:
             return Verdict(NOT_HERE, OTHER_PLATFORM, reproducer.platform, tail(run.output))

@@ -54,14 +54,14 @@ def run_program(python: str, code: str, *, name: str = "reproducer",
 
 
 def run_all(python: str, cases: list[Case], *, jobs: int = JOBS, timeout: float = TIMEOUT_SECONDS,
-            torch: str = "这个 torch") -> dict[str, tuple[Run | None, Verdict]]:
+            torch_name: str = "这个 torch") -> dict[str, tuple[Run | None, Verdict]]:
     """Every case, `jobs` at a time, judged; results in the order given. A case without a
     reproducer is not run and fails (Run None)."""
     def one(case: Case) -> tuple[Run | None, Verdict]:
         if case.reproducer is None:
             return None, no_program(case)
         run = run_program(python, case.reproducer.code, name=case.id, timeout=timeout)
-        return run, judge(case, run, torch)
+        return run, judge(case, run, torch_name)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = {case.id: pool.submit(one, case) for case in cases}
