@@ -47,7 +47,8 @@ def _type_name(value) -> str:
 # Schema keywords that step into a child of the instance, and whether a name or index follows
 # them in the schema path. Every other keyword ($ref, allOf, then, oneOf…) stays on the same value.
 _DESCENDING = {"properties": True, "patternProperties": True, "prefixItems": True,
-               "items": False, "additionalProperties": False}
+               "items": False, "additionalProperties": False, "contains": False,
+               "unevaluatedItems": False, "unevaluatedProperties": False}
 
 
 def _descents(schema_path) -> list[str]:
@@ -75,7 +76,7 @@ def _where(root, error: ValidationError):
             line = line_of(parent, key) or line
             if isinstance(key, int):
                 field = f"{field}[{key}]" if field else f"[{key}]"
-            elif descents[step - 1] == "additionalProperties" and isinstance(value, dict):
+            elif descents[step - 1:step] == ["additionalProperties"] and isinstance(value, dict):
                 entry, field = str(key), None
             else:
                 field = str(key)
