@@ -15,7 +15,9 @@ from refsite.find_index import (
     INDEX_URL_PATTERN,
     LUNR_JS_URL,
     build_index,
+    compact_index,
     documents_for,
+    expand_index,
     tokenize,
 )
 from refsite.pipeline import load_site
@@ -50,9 +52,29 @@ def test_index_terms_are_exactly_the_tokenizer_terms(appendix):
     documents = documents_for(appendix)
     serialized = build_index(documents)
     terms = {term for term, _ in serialized["invertedIndex"]}
-    expected = {token for document in documents for field in ("head", "body") for token in tokenize(document[field])}
+    expected = ({token for document in documents for token in tokenize(document["head"])}
+                | {token for document in documents for token in tokenize(document["body"], cjk=False)})
     assert terms == expected
     assert serialized["pipeline"] == []  # lunr's own trimmer and stemmer would undo the tokenizer
+
+
+def test_chinese_is_indexed_from_what_readers_see_not_from_the_explanations(appendix):
+    # Bigrams of the causes made most of the index at 10,000 entries; pasted lines never hold them.
+    documents = {document["id"]: document for document in documents_for(appendix)}
+    terms = {term for term, _ in build_index(documents.values())["invertedIndex"]}
+    assert "验证" in terms  # from the symptom 验证集精度…, in `head`
+    assert "默认" not in tokenize(documents["backward-twice"]["head"])
+    assert "默认" in tokenize(documents["backward-twice"]["body"])  # ⭐ 图默认用完就扔, a cause
+    assert "默认" not in terms
+    assert "retain_graph" in terms  # the causes' code still counts
+
+
+def test_the_shipped_index_is_compact_and_expands_to_the_same_index(appendix):
+    serialized = build_index(documents_for(appendix))
+    compact = compact_index(serialized)
+    assert "invertedIndex" not in compact
+    assert len(json.dumps(compact)) < 0.7 * len(json.dumps(serialized))
+    assert expand_index(compact) == serialized
 
 
 def test_chinese_symptom_ranks_the_forgotten_eval_first(appendix):
@@ -70,5 +92,22 @@ def test_build_writes_mkdocs_lunr_and_a_loadable_index(built_site, appendix):
     script = (built_site / INDEX_URL_PATTERN.format(key=appendix.key)).read_text(encoding="utf-8")
     prefix = f"globalThis.{INDEX_GLOBAL}="
     assert script.startswith(prefix)
-    index = Index.load(json.loads(script[len(prefix):].rstrip().rstrip(";")))
+    index = Index.load(expand_index(json.loads(script[len(prefix):].rstrip().rstrip(";"))))
     assert rank(index, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x7 and 9x2)")[0] == "matmul-shapes"
+
+
+@pytest.mark.browser
+def test_the_browser_expands_the_shipped_index_as_python_does(page, site_url, built_site, appendix):
+    script = (built_site / INDEX_URL_PATTERN.format(key=appendix.key)).read_text(encoding="utf-8")
+    compact = json.loads(script[len(f"globalThis.{INDEX_GLOBAL}="):].rstrip().rstrip(";"))
+    page.goto(site_url + "pytorch/appendix-a.html")
+    page.wait_for_selector("[data-find-copy]", state="attached")
+    expanded = page.evaluate(
+        """async (compact) => {
+            const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
+            const { expandIndex } = await import(new URL("find-rank.js", base));
+            return expandIndex(compact);
+        }""",
+        compact,
+    )
+    assert expanded == expand_index(compact) == build_index(documents_for(appendix))

@@ -39,6 +39,11 @@ _PACKAGE_PARENT = Path(__file__).resolve().parent.parent
 # Field boosts: the verbatim error text says more about which entry a pasted line belongs to
 # than the explanation next to it.
 FIELDS = {"head": 4, "body": 1}
+# Chinese is indexed (as character bigrams) only where a reader's own words meet the page: the
+# symptoms and the headings of what is not covered, in `head`. Causes and truths, in `body`, give
+# their Latin words only (`model.eval()`, `retain_graph`): pasted error lines never hold Chinese,
+# and at 10,000 entries the causes' bigrams were four fifths of the index.
+_TERMS = {"head": tokenize, "body": lambda text: tokenize(text, cjk=False)}
 _MARKDOWN_LINK_TARGET = re.compile(r"\]\([^)]*\)")
 
 
@@ -72,12 +77,42 @@ def build_index(documents: Iterable[Mapping[str, str]]) -> dict[str, Any]:
     """A serialized lunr index over `documents`, with lunr's pipeline off: terms are exactly
     what `tokenize` returns, as they will be in the browser. (refsite.lunr_index writes what
     lunr.py's Builder would, ~3x faster; a test holds the two equal.)"""
-    return serialized_index(documents, FIELDS, lambda document, field: tokenize(document[field]))
+    return serialized_index(documents, FIELDS, lambda document, field: _TERMS[field](document[field]))
+
+
+# --- what the browser loads -----------------------------------------------------------------
+# lunr's serialized index says everything twice: each field vector lists its terms, and the
+# inverted index lists, for each term, the documents holding it. Shipped as is, the inverted
+# index was most of the bytes (at 10,000 entries 2.8 of 4.7 MB). The script carries the terms
+# (in lunr's numbering) and the field vectors; `expand_index` here and in find-rank.js rebuild
+# the rest, exactly.
+
+def compact_index(serialized: Mapping[str, Any]) -> dict[str, Any]:
+    """`serialized` without its inverted index: the terms by their number, and the vectors."""
+    terms = [""] * len(serialized["invertedIndex"])
+    for term, posting in serialized["invertedIndex"]:
+        terms[posting["_index"]] = term
+    return {key: serialized[key] for key in ("version", "fields", "pipeline")} | {
+        "terms": terms, "fieldVectors": serialized["fieldVectors"]}
+
+
+def expand_index(compact: Mapping[str, Any]) -> dict[str, Any]:
+    """The serialized lunr index a compact one came from (the mirror of find-rank.js)."""
+    fields = compact["fields"]
+    postings = [{field: {} for field in fields} | {"_index": number} for number in range(len(compact["terms"]))]
+    for field_ref, elements in compact["fieldVectors"]:
+        field, _, doc_ref = field_ref.partition("/")
+        for number in elements[::2]:
+            postings[number][field][doc_ref] = {}
+    inverted = sorted(zip(compact["terms"], postings), key=lambda pair: pair[0])
+    return {key: compact[key] for key in ("version", "fields")} | {
+        "fieldVectors": compact["fieldVectors"], "invertedIndex": [list(pair) for pair in inverted],
+        "pipeline": compact["pipeline"]}
 
 
 def index_script(serialized: Mapping[str, Any]) -> str:
-    """The index as a classic script that hands itself to find.js through one global."""
-    payload = json.dumps(serialized, ensure_ascii=False, separators=(",", ":"))
+    """The index, compacted, as a classic script that hands itself to find.js through one global."""
+    payload = json.dumps(compact_index(serialized), ensure_ascii=False, separators=(",", ":"))
     return f"globalThis.{INDEX_GLOBAL}={payload};\n"
 
 

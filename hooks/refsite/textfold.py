@@ -91,10 +91,14 @@ def _cjk_tokens(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
-def tokenize(text: str) -> list[str]:
-    """Terms of `text` for the ranked index, in order, repeats kept (they count as frequency)."""
+def tokenize(text: str, *, cjk: bool = True) -> list[str]:
+    """Terms of `text` for the ranked index, in order, repeats kept (they count as frequency).
+    With `cjk=False`, runs of Chinese, Japanese or Korean are left out: only the Latin words."""
     tokens: list[str] = []
     for match in _WORD.finditer(strip_traceback_noise(normalize(text))):
-        latin, cjk = match.groups()
-        tokens.extend(_word_tokens(latin) if latin else _cjk_tokens(cjk))
+        latin, run = match.groups()
+        if latin:
+            tokens.extend(_word_tokens(latin))
+        elif cjk:
+            tokens.extend(_cjk_tokens(run))
     return tokens
