@@ -19,6 +19,7 @@ from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
 from refsite.find_index import ASSETS, INDEX_DIR, BackgroundIndexes
+from refsite.find_rules import write_rules
 from refsite.minify import minify_tree
 from refsite.load import DataError
 from refsite.model import Site
@@ -109,6 +110,8 @@ def on_page_content(html: str, page, config, files):
 def on_post_build(config):
     # In-page search: lunr.js and each reference page's ranked index, next to the page assets.
     _build.indexes.write(config.site_dir)
+    # The honest lookup's templates (pytorch_error_lookup.rule), one small script per page.
+    write_rules([page.reference for page in _build.pages.values() if page.kind == "reference"], config.site_dir)
     # Then our scripts and styles lose their comments (the indexes are compact JSON already).
     site_dir = Path(config.site_dir)
     saved = minify_tree(site_dir / ASSETS, skip=(site_dir / INDEX_DIR,))

@@ -27,7 +27,9 @@ def test_a_pasted_error_lands_on_its_entry(page, site_url, case):
     open_reference(page, site_url)
     before = visible_entries(page)
     paste(page, case["pasted"])
-    page.press(INPUT, "Enter")
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict")
+    if page.get_attribute("[data-find]", "data-find-verdict") == "match":
+        page.press(INPUT, "Enter")  # a literal query's first match is current already
     page.wait_for_selector('[data-entry][aria-current="true"]')
     assert current_entries(page) == [case["lands_on"]]
     if page.locator("[data-find-suggestion]").count():
@@ -40,14 +42,18 @@ def test_a_pasted_error_lands_on_its_entry(page, site_url, case):
 
 def test_suggestions_are_ranked_links_to_entry_anchors(page, site_url):
     open_reference(page, site_url)
-    type_query(page, "RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    # Not covered (a BCE target's dtype), so the closest rows are listed as loose guesses.
+    type_query(page, "RuntimeError: Found dtype Long but expected Float")
     page.wait_for_selector("[data-find-suggestion]")
     links = page.eval_on_selector_all("[data-find-suggestions] a", "links => links.map(a => a.getAttribute('href'))")
     assert 1 < len(links) <= 5
-    assert links[:2] == ["#leaf-view-inplace", "#leaf-inplace"]
+    assert all(link.startswith("#") for link in links)
+    page.press(INPUT, "Enter")  # a loose guess is never landed on by itself
+    assert current_entries(page) == []
+    page.focus(INPUT)
     page.click("[data-find-suggestions] li:nth-child(2) a")
-    assert current_entries(page) == ["leaf-inplace"]
-    assert urlparse(page.url).fragment == "leaf-inplace"
+    assert current_entries(page) == [links[1][1:]]
+    assert urlparse(page.url).fragment == links[1][1:]
 
 
 def test_a_chinese_symptom_ranks_the_forgotten_eval_first(page, site_url):
@@ -56,6 +62,7 @@ def test_a_chinese_symptom_ranks_the_forgotten_eval_first(page, site_url):
     type_query(page, "验证集精度比训练差")
     page.wait_for_selector("[data-find-suggestion]")
     assert page.get_attribute("[data-find-suggestions] li:first-child a", "href") == "#forgot-eval"
-    page.press(INPUT, "Enter")
+    assert "本页没有这句原文" in page.text_content("[data-find-status]")
+    page.click("[data-find-suggestions] li:first-child a")
     assert current_entries(page) == ["forgot-eval"]
     assert visible_entries(page) == before

@@ -134,6 +134,9 @@ class ErrorEntry:
     second_line: str | None = None
     preface: str | None = None
     context: str | None = None
+    # Words of the fragment that are the reader's own (a class, an op, a dtype): the lookup
+    # matches any name there (pytorch_error_lookup.rule).
+    own_names: tuple[str, ...] = ()
     reproducer: Reproducer | None = None
     verification: Verification | None = None  # the reference run (verification.yml)
     releases: ReleaseRuns = ReleaseRuns()  # the row across the release matrix
@@ -333,8 +336,9 @@ class Checks:
 def _row(kind: str, raw: dict, checks: Checks | None):
     row_type = _ROW_TYPES[kind]
     values = dict(raw)
-    if "chapters" in values:
-        values["chapters"] = tuple(values["chapters"])
+    for listed in ("chapters", "own_names"):
+        if listed in values:
+            values[listed] = tuple(values[listed])
     if checks is not None and kind != "not-covered":
         values.update(checks.of_row(raw["id"]))
     return row_type(**values)

@@ -9,7 +9,11 @@ export class Status {
   }
 }
 
-/** Where the reader is among the literal matches. */
-export function matchStatus(current, count, entryCount) {
-  return `第 ${current + 1}/${count} 处 · 共 ${count} 处匹配，在 ${entryCount} 个条目里`;
+/**
+ * Where the reader is among the literal matches. `messagePart`: what matched is the message of a
+ * pasted line, without the exception's name in front of it.
+ */
+export function matchStatus(current, count, entryCount, { messagePart = false } = {}) {
+  const found = messagePart ? "本页有这条报错的原文（不算开头的异常名）" : "本页有这段原文";
+  return `${found}：第 ${current + 1}/${count} 处 · 共 ${count} 处匹配，在 ${entryCount} 个条目里`;
 }

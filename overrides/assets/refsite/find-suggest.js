@@ -1,61 +1,98 @@
-// Ranked suggestions, for text that is not on the page: the closest entries from lunr
-// (find-rank.js), as links to their anchors, with the status lines that go with them. Landing on
-// one makes it the current entry, brings it into view and names it in the URL.
+// Text that is not on the page: does one entry explain it, or does the page not cover it?
+// The templates (find-verdict.js) decide `match`: one entry, the reader's own names, shapes and
+// numbers aside. Otherwise the closest entries from lunr (find-rank.js) are listed as what they
+// are, loose guesses (`weak`), with the page's own word on what it leaves out (九) and the
+// chapter map; or nothing at all (`none`). Only a `match` is landed on with Enter.
 
+import { foldQuery } from "./find-fold.js";
 import { loadRanker, rank } from "./find-rank.js";
+import { MATCH, NONE, WEAK, bestFit, loadRules, verdictFor } from "./find-verdict.js";
 
 const LABEL_LENGTH = 140;
+const CJK = /[\u3400-\u9fff]/;
 
 export class Suggestions {
   /**
-   * `list`: the <ol> of suggestions; `status`: the Status line; `current`: the CurrentEntry;
-   * `viewport`: scrolls below the box; `url`: the UrlSync; `pageKey` names the page's index.
+   * `list`: the <ol> of suggestions; `elsewhere`: where to look when the page does not cover it;
+   * `status`: the Status line; `current`: the CurrentEntry; `viewport`: scrolls below the box;
+   * `url`: the UrlSync; `pageKey` names the page's index; `onVerdict(verdict)` is told the outcome.
    */
-  constructor({ list, status, current, viewport, url, pageKey, entryOrder }) {
-    Object.assign(this, { list, status, current, viewport, url, pageKey, entryOrder });
+  constructor({ list, elsewhere, status, current, viewport, url, pageKey, entryOrder, onVerdict }) {
+    Object.assign(this, { list, elsewhere, status, current, viewport, url, pageKey, entryOrder, onVerdict });
     this.ranked = [];
+    this.fit = null;
+    this.deciding = false;
     this.landOnArrival = false;
-    this.generation = 0; // bumped by clear(); a ranking for an older query stops when it sees it
+    this.generation = 0; // bumped by clear(); a lookup for an older query stops when it sees it
   }
 
   clear() {
     this.generation += 1;
     this.ranked = [];
+    this.fit = null;
+    this.deciding = false;
     this.landOnArrival = false;
     this.list.replaceChildren();
+    this.list.classList.remove("rs-find__suggestions--loose");
+    if (this.elsewhere) this.elsewhere.hidden = true;
   }
 
-  /** Rank the page's entries against `query` (not on the page) and list the closest. */
+  /** Decide `match`, `weak` or `none` for `query` (not on the page) and show what goes with it. */
   async suggest(query) {
     this.clear();
+    this.query = query;
     const generation = this.generation;
-    this.status.set("本页没有这段原文，正在找最接近的条目…");
-    let results;
+    // Silent while the templates and the index load: the status speaks once, with the verdict.
+    this.status.set("");
+    this.deciding = true;
+    let templates;
+    let index;
     try {
-      const index = await loadRanker(this.pageKey);
-      if (generation !== this.generation) return;
-      results = rank(index, query, this.entryOrder).filter(({ id }) => document.getElementById(id));
+      [templates, index] = await Promise.all([loadRules(this.pageKey), loadRanker(this.pageKey)]);
     } catch (error) {
       if (generation !== this.generation) return;
-      this.status.set("本页没有这段原文；相近条目的索引没能加载。");
+      this.deciding = false;
+      this.status.set("本页没有这段原文；比对用的索引没能加载，没法判断是否收录。");
       console.warn("refsite find:", error);
       return;
     }
     if (generation !== this.generation) return;
-    this.ranked = results;
-    if (results.length === 0) {
-      this.status.set("本页没有这段原文，也没有相近的条目。");
-      return;
-    }
-    this.list.replaceChildren(...results.map(({ id }) => this.item(id)));
-    this.status.set(`本页没有这段原文 · 最接近的 ${results.length} 条如下，回车跳到第一条`);
-    if (this.landOnArrival) this.land(results[0].id);
+    this.deciding = false;
+    const fit = bestFit(templates, foldQuery(query));
+    const onPage = (id) => document.getElementById(id);
+    this.fit = fit && onPage(fit.entry) ? fit : null;
+    this.ranked = this.fit ? [] : rank(index, query, this.entryOrder).filter(({ id }) => onPage(id));
+    const verdict = verdictFor({ literal: false, fit: this.fit, ranked: this.ranked });
+    this.onVerdict(verdict);
+    if (verdict === MATCH) this.showMatch();
+    else this.showNotCovered(verdict);
   }
 
-  /** Enter: land on the best suggestion, or as soon as the ranking arrives. */
+  showMatch() {
+    const { entry } = this.fit;
+    this.list.replaceChildren(this.item(entry));
+    this.status.set(`对上了一条：「${entryLabel(document.getElementById(entry), 60)}」。本页没有逐字的原文，只差你自己的名字、形状或数字 · 回车跳过去`);
+    if (this.landOnArrival) this.land(entry);
+  }
+
+  showNotCovered(verdict) {
+    if (this.elsewhere) this.elsewhere.hidden = false;
+    if (verdict === NONE) {
+      this.status.set("本页没有收录这条报错，也没有字面相近的条目。");
+      return;
+    }
+    this.list.classList.add("rs-find__suggestions--loose");
+    this.list.replaceChildren(...this.ranked.map(({ id }) => this.item(id)));
+    this.status.set(CJK.test(this.query)
+      // A description in Chinese (a symptom), not an error's text: nothing to be "not covered".
+      ? `本页没有这句原文。按字面最接近的 ${this.ranked.length} 条如下，不一定就是你遇到的情况。`
+      : `本页没有收录这条报错。下面 ${this.ranked.length} 条只是字面相近，不一定相关，请对照原文再用。`);
+  }
+
+  /** Enter: land on the entry that explains the text (or as soon as that is known). */
   landOnFirst() {
-    if (this.ranked.length > 0) this.land(this.ranked[0].id);
-    else this.landOnArrival = true; // ranking still loading
+    if (this.fit) this.land(this.fit.entry);
+    else if (this.deciding) this.landOnArrival = true; // a `weak` or `none` verdict never lands
   }
 
   item(id) {
@@ -63,7 +100,7 @@ export class Suggestions {
     const link = document.createElement("a");
     link.href = `#${id}`;
     link.dataset.findSuggestion = id;
-    link.textContent = entryLabel(document.getElementById(id));
+    link.textContent = entryLabel(document.getElementById(id), LABEL_LENGTH);
     link.addEventListener("click", (event) => {
       event.preventDefault();
       this.land(id);
@@ -72,7 +109,7 @@ export class Suggestions {
     return item;
   }
 
-  /** Go to a suggested entry: it becomes current, comes into view, and the URL points at it. */
+  /** Go to an entry: it becomes current, comes into view, and the URL points at it. */
   land(id) {
     const entry = document.getElementById(id);
     if (!entry) return;
@@ -82,8 +119,10 @@ export class Suggestions {
     }
     this.url.pointAt(id);
     this.viewport.scrollIntoViewBelowBox(entry, null, "start");
-    const rankOf = this.ranked.findIndex((result) => result.id === id) + 1;
-    this.status.set(rankOf > 0 ? `已跳到第 ${rankOf} 个最接近的条目（共 ${this.ranked.length} 个）` : "已跳到这个条目");
+    const label = entryLabel(entry, 60);
+    this.status.set(this.fit?.entry === id
+      ? `已跳到对上的那一条：「${label}」`
+      : `已跳到「${label}」。它只是字面相近，不一定解释你的报错。`);
   }
 
   destroy() {
@@ -91,7 +130,7 @@ export class Suggestions {
   }
 }
 
-function entryLabel(entry) {
+function entryLabel(entry, length) {
   const text = (entry.querySelector("[data-find-text]") ?? entry).textContent.replace(/\s+/g, " ").trim();
-  return text.length > LABEL_LENGTH ? `${text.slice(0, LABEL_LENGTH - 1)}…` : text;
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
 }

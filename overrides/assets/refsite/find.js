@@ -20,6 +20,7 @@ import { Status, matchStatus } from "./find-status.js";
 import { Suggestions } from "./find-suggest.js";
 import { stripTracebackNoise } from "./find-tokenize.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
+import { LITERAL, messageOf } from "./find-verdict.js";
 import { Viewport } from "./find-viewport.js";
 import { mountOnEachPage } from "./progress-mount.js";
 
@@ -33,6 +34,7 @@ function mountFind(doc) {
   const elements = [...root.querySelectorAll("[data-find-text]")];
 
   const matches = new Matches(elements);
+  let messagePart = false; // the literal matches are of the query's message, its exception's name set aside
   const viewport = new Viewport(form, elements);
   const painter = supportsHighlights ? new HighlightPainter() : new MarkPainter(root);
   const paintWindow = new PaintWindow(painter, matches, viewport);
@@ -41,7 +43,9 @@ function mountFind(doc) {
   const url = new UrlSync();
   const suggestions = new Suggestions({
     list: form.querySelector("[data-find-suggestions]"),
+    elsewhere: form.querySelector("[data-find-elsewhere]"),
     status, current, viewport, url,
+    onVerdict: setVerdict,
     pageKey: form.dataset.findPage,
     entryOrder: new Map([...root.querySelectorAll("[data-entry]")].map((entry, index) => [entry.id, index])),
   });
@@ -51,6 +55,11 @@ function mountFind(doc) {
   // Fold the page's text while the reader is still reading, not on the first keystroke.
   const idleHandle = "requestIdleCallback" in window
     ? requestIdleCallback(() => matches.prepare(), { timeout: 3000 }) : 0;
+
+  /** `literal`, `match`, `weak` or `none` (find-verdict.js); empty while the box is empty. */
+  function setVerdict(verdict) {
+    if (form.dataset.findVerdict !== verdict) form.dataset.findVerdict = verdict;
+  }
 
   function setStepping(enabled) {
     prev.disabled = !enabled;
@@ -62,14 +71,19 @@ function mountFind(doc) {
     paintWindow.reset();
     if (painter.rewritesDom) matches.invalidate(); // the <mark> fallback split the text nodes
     suggestions.clear();
+    setVerdict("");
     const folded = matches.find(query);
+    // A pasted last line is on the page when its message is, `RuntimeError: ` set aside.
+    const message = folded && matches.count === 0 ? messageOf(query) : null;
+    messagePart = message !== null && matches.find(message);
     if (matches.count === 0) {
       current.mark(null);
       setStepping(false);
-      if (folded) suggestions.suggest(query);
+      if (folded) suggestions.suggest(query); // decides match, weak or none
       else status.set("");
       return;
     }
+    setVerdict(LITERAL);
     setStepping(true);
     const first = matches.firstFromElement(viewport.firstElementInView());
     matches.current = first === matches.count ? 0 : first;
@@ -93,7 +107,7 @@ function mountFind(doc) {
       painter.setCurrent(bounds);
     }
     current.mark(matches.entryOf(index));
-    status.set(matchStatus(index, matches.count, matches.entryCount));
+    status.set(matchStatus(index, matches.count, matches.entryCount, { messagePart }));
     if (scroll) viewport.scrollIntoViewBelowBox(element, bounds);
     paintWindow.follow();
   }

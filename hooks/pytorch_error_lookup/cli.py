@@ -1,0 +1,163 @@
+"""pytorch-error-lookup: what 附录A says about an error, in the terminal where it appeared.
+
+    pytorch-error-lookup [--json] [--site URL|FOLDER] [FILE]
+    python train.py 2>&1 | pytorch-error-lookup
+    python -m pytorch_error_lookup traceback.txt
+
+Reads one line or a whole traceback (FILE, or standard input) and prints the verdict and the
+entries that go with it. Exit status: 0 when the page explains it (`literal`, `match`), 1 when
+it does not (`weak`, `none`), 2 on bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from urllib.parse import urljoin
+
+from .lookup import Answer, Lookup
+from .rule import LITERAL, MATCH, NONE, WEAK
+from .terminal import Painter, wants_colour, wrap
+
+SITE_VARIABLE = "PYTORCH_ERROR_LOOKUP_SITE"
+MAX_INPUT_BYTES = 1 << 20  # a long traceback is tens of kilobytes; more is not a paste
+EXIT_EXPLAINED, EXIT_NOT_EXPLAINED, EXIT_USAGE = 0, 1, 2
+
+HEADLINES = {
+    LITERAL: ("good", "✔ 附录A 里有这段原文"),
+    MATCH: ("good", "✔ 附录A 有一条正好对上（只差你自己的名字、形状或数字）"),
+    WEAK: ("warn", "✘ 附录A 没有收录这条报错。下面几条只是字面相近，不一定相关："),
+    NONE: ("warn", "✘ 附录A 没有收录这条报错，也没有字面相近的条目。"),
+}
+
+
+class UsageError(Exception):
+    """Bad input: said in one line on stderr, exit 2, no traceback."""
+
+
+def read_input(path: str | None, stdin=None) -> str:
+    stdin = stdin or sys.stdin
+    try:
+        if path and path != "-":
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_INPUT_BYTES + 1)
+        else:
+            raw = stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a folder, not a file with an error in it") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {path or 'standard input'}: {error.strerror or error}") from None
+    where = path if path and path != "-" else "standard input"
+    if len(raw) > MAX_INPUT_BYTES:
+        raise UsageError(f"{where} is over {MAX_INPUT_BYTES // 1024} KiB; paste the error's last lines, not a whole log")
+    if b"\0" in raw:
+        raise UsageError(f"{where} looks binary (it holds NUL bytes); give the error as text")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(f"{where} is not UTF-8 text; give the error as text") from None
+    if not text.strip():
+        raise UsageError(f"nothing to look up: {where} is empty")
+    return text
+
+
+def site_base(option: str | None, environ=os.environ) -> str | None:
+    """Where entries link to: a URL as given, or the folder `mkdocs build` wrote, as file://."""
+    base = option or environ.get(SITE_VARIABLE) or None
+    if base is None or "://" in base:
+        return base
+    folder = Path(base).expanduser().resolve()
+    if not (folder / "index.html").is_file():
+        raise UsageError(f"{base} is not a built site (no index.html in it); run `mkdocs build` or give a URL")
+    return folder.as_uri() + "/"
+
+
+def entry_url(base: str | None, page_url: str, entry_id: str) -> str:
+    relative = f"{page_url}#{entry_id}"
+    return urljoin(base if base.endswith("/") else base + "/", relative) if base else relative
+
+
+def as_json(answer: Answer, base: str | None) -> dict:
+    return {
+        "verdict": answer.verdict,
+        "results": [
+            {"id": entry["id"], "page": answer.page.key, "fragment": entry["fragment"], "cause": entry["cause"],
+             "chapters": [chapter["id"] for chapter in entry["chapters"]],
+             "url": entry_url(base, answer.page.url, entry["id"])}
+            for entry in answer.entries
+        ],
+    }
+
+
+def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int) -> list[str]:
+    style, headline = HEADLINES[answer.verdict]
+    lines = wrap(paint(headline, style), width)
+    for number, entry in enumerate(answer.entries, 1):
+        lines.append("")
+        marker = f"{number}. " if answer.verdict == WEAK else ""
+        lines += wrap(marker + paint(entry["fragment"], "title"), width)
+        if entry.get("second_line"):
+            lines += wrap("+ " + paint(entry["second_line"], "title"), width, "   ")
+        if entry.get("context"):
+            lines += wrap(f"（{entry['context']}）", width, "   ")
+        lines += wrap(paint.markdown(entry["cause"]), width, "   ")
+        chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])
+        if chapters:
+            lines += wrap(paint("去哪：", "dim") + chapters, width, "   ")
+        lines += wrap(paint(entry_url(base, answer.page.url, entry["id"]), "link"), width, "   ")
+    if answer.verdict in (WEAK, NONE):
+        lines.append("")
+        for page in pages:
+            for section in page.not_covered:
+                lines += wrap(f"{page.title} 故意没收的几类见「{section['title']}」：", width)
+                lines += wrap(paint(entry_url(base, page.url, section["id"]), "link"), width, "   ")
+            if page.chapter_map:
+                lines += wrap("也可以按章节地图找讲这个机制的那一章：", width)
+                lines += wrap(paint(entry_url(base, *page.chapter_map.split("#")), "link"), width, "   ")
+    return lines
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, our way, instead of argparse's usage block and exit
+        raise UsageError(f"{message} (see pytorch-error-lookup --help)")
+
+
+def parse_args(argv):
+    parser = _Parser(
+        prog="pytorch-error-lookup",
+        description="Look a PyTorch error up in 附录A · 报错反查表: a line or a whole traceback, from FILE or stdin.",
+        epilog="Exit status: 0 the page explains it, 1 it does not, 2 bad usage.")
+    parser.add_argument("file", nargs="?", metavar="FILE", help="a file holding the error (default: standard input)")
+    parser.add_argument("--json", action="store_true", help="print the verdict and results as JSON")
+    parser.add_argument("--site", metavar="URL|FOLDER",
+                        help=f"where entries link to: the site's URL or the folder `mkdocs build` wrote (default: ${SITE_VARIABLE})")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None) -> int:
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    try:
+        arguments = parse_args(argv)
+        text = read_input(arguments.file, stdin)
+        base = site_base(arguments.site)
+    except UsageError as error:
+        print(f"pytorch-error-lookup: {error}", file=stderr)
+        return EXIT_USAGE
+    lookup = Lookup.installed()
+    answer = lookup(text)
+    if arguments.json:
+        print(json.dumps(as_json(answer, base), ensure_ascii=False, indent=2), file=stdout)
+    else:
+        width = shutil.get_terminal_size().columns
+        print("\n".join(as_text(answer, lookup.pages, base, Painter(wants_colour(stdout)), width)), file=stdout)
+    return EXIT_EXPLAINED if answer.verdict in (LITERAL, MATCH) else EXIT_NOT_EXPLAINED
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,163 @@
+"""Look a pasted line or traceback up in the data the package carries, as 附录A's box does.
+
+`lookup(text)` gives the verdict (rule.py) and the entries, best first:
+- `literal`: the rows whose searchable text holds the text (or its message), in page order;
+- `match`: the one row whose template fits;
+- `weak`: the closest rows from the ranked index (lunr, scored as lunr.js scores them);
+- `none`: no rows.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+
+from refsite.textfold import strip_traceback_noise, tokenize
+
+from .rule import LITERAL, MATCH, NONE, WEAK, Template, best_fit, fold, literal_needles, verdict_for
+
+DATA_FILE = "lookup-data.json"
+MAX_SUGGESTIONS = 5  # as find-rank.js
+MAX_TERMS = 256
+COMMON_TERM_SHARE = 0.2
+_WHITESPACE = re.compile(r"\s+")
+
+
+def reduce_paste(text: str) -> str:
+    """What the page's box holds after a paste: a traceback's message lines, on one line."""
+    if "\n" in text or "\r" in text:
+        text = strip_traceback_noise(text)
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+@dataclass
+class Page:
+    key: str
+    title: str
+    url: str
+    entries: list[dict]
+    texts: list[list]
+    templates: list[Template]
+    serialized_index: dict
+    not_covered: list[dict] = field(default_factory=list)  # {id, title} of the sections saying what is left out
+    chapter_map: str | None = None
+    _folded: list[tuple[str | None, str]] | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_json(cls, raw: dict) -> "Page":
+        templates = [Template(**template) for template in raw["templates"]]
+        return cls(raw["key"], raw["title"], raw["url"], raw["entries"], raw["texts"], templates, raw["index"],
+                   raw.get("not_covered", []), raw.get("chapter_map"))
+
+    @cached_property
+    def entry_by_id(self) -> dict[str, dict]:
+        return {entry["id"]: entry for entry in self.entries}
+
+    @cached_property
+    def folded_texts(self) -> list[tuple[str | None, str]]:
+        return [(owner, fold(text)) for owner, text in self.texts]
+
+    @cached_property
+    def order(self) -> dict[str, int]:
+        return {entry["id"]: position for position, entry in enumerate(self.entries)}
+
+    def literal(self, needles: list[str]) -> tuple[bool, list[str]]:
+        """Whether a needle is on the page (the first that is), and the rows holding it."""
+        for needle in needles:
+            owners = [owner for owner, text in self.folded_texts if needle in text]
+            if owners:
+                rows = [owner for owner in dict.fromkeys(owners) if owner in self.entry_by_id]
+                return True, rows
+        return False, []
+
+    @cached_property
+    def index(self):
+        from lunr.index import Index  # only a query the page does not cover needs the ranking
+
+        return Index.load(self.serialized_index)
+
+    def rank(self, text: str) -> list[str]:
+        """The closest rows, as find-rank.js ranks them: the query's discriminating terms as
+        plain terms (never through lunr's query syntax), ties in page order."""
+        index = self.index
+        terms = list(dict.fromkeys(tokenize(text)))[:MAX_TERMS]
+        known = [term for term in terms if term in index.inverted_index]
+        entries = len(index.field_vectors) / len(index.fields)
+
+        def frequency(term):
+            posting = index.inverted_index[term]
+            return max(len(posting.get(field_name, {})) for field_name in index.fields)
+
+        rare = [term for term in known if frequency(term) <= entries * COMMON_TERM_SHARE]
+        terms = rare or known
+        if not terms:
+            return []
+        query = index.create_query()
+        for term in terms:
+            query.term(term, use_pipeline=False)
+        results = index.query(query)
+        results.sort(key=lambda result: (-result["score"], self.order.get(result["ref"], len(self.order))))
+        return [result["ref"] for result in results[:MAX_SUGGESTIONS] if result["ref"] in self.entry_by_id]
+
+
+@dataclass(frozen=True)
+class Answer:
+    verdict: str
+    page: Page | None
+    ids: tuple[str, ...]
+
+    @property
+    def entries(self) -> list[dict]:
+        return [self.page.entry_by_id[entry_id] for entry_id in self.ids] if self.page else []
+
+
+class Lookup:
+    """The pages one data file describes."""
+
+    def __init__(self, data: dict):
+        self.pages = [Page.from_json(page) for page in data["pages"]]
+
+    @classmethod
+    def installed(cls) -> "Lookup":
+        return cls(load_data())
+
+    def __call__(self, text: str, *, rank: bool = True) -> Answer:
+        """The verdict and entries for `text`. With `rank=False`, a text the page does not
+        explain is answered `none` without ranking (a caller that only needs to know)."""
+        query = reduce_paste(text)
+        needles = literal_needles(query)
+        if not needles:
+            return Answer(NONE, None, ())
+        for page in self.pages:
+            on_page, rows = page.literal(needles)
+            if on_page:
+                return Answer(LITERAL, page, tuple(rows))
+        folded = fold(query)
+        fits = [(fit, page) for page in self.pages if (fit := best_fit(page.templates, folded))]
+        if fits:
+            fit, page = max(fits, key=lambda pair: pair[0].rank)
+            return Answer(verdict_for(literal=False, fit=fit, ranked=()), page, (fit.entry,))
+        for page in self.pages if rank else ():
+            ranked = page.rank(query)
+            if ranked:
+                return Answer(WEAK, page, tuple(ranked))
+        return Answer(NONE, None, ())
+
+
+@functools.lru_cache(maxsize=1)
+def load_data() -> dict:
+    """The data the installed package carries; in a source checkout, built from data/ now."""
+    packaged = resources.files(__package__).joinpath(DATA_FILE)
+    if packaged.is_file():
+        return json.loads(packaged.read_text(encoding="utf-8"))
+    source_data = Path(__file__).resolve().parents[2] / "data"
+    if source_data.is_dir():
+        from refsite.lookup_data import lookup_data  # needs the site's own dependencies
+
+        return lookup_data(source_data)
+    raise FileNotFoundError(f"{DATA_FILE} is missing from the installed package; reinstall pytorch-error-lookup")

@@ -1,0 +1,101 @@
+"""`%load_ext pytorch_error_lookup`: after an uncaught exception that 附录A explains, a short
+note under the traceback (HTML with a link in Jupyter, text in terminal IPython).
+
+The traceback is printed first, whole and unchanged, by IPython's own `showtraceback`; the note
+follows only for a `literal` or `match` verdict. Anything failing inside the note is reported in
+one line and never hides the user's error. `%unload_ext` puts back the handler that was there.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import sys
+import traceback
+
+from .cli import SITE_VARIABLE, entry_url
+from .lookup import Lookup
+from .rule import LITERAL, MATCH
+from .terminal import Painter
+
+_saved = {}  # id(shell) -> (custom_exceptions, CustomTB) before loading
+
+
+class Note:
+    """What 附录A says about the error; IPython's display picks HTML or text."""
+
+    def __init__(self, answer, base: str | None):
+        self.answer = answer
+        self.entry = answer.entries[0]
+        self.url = entry_url(base, answer.page.url, self.entry["id"])
+
+    def _chapters(self) -> str:
+        return " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in self.entry["chapters"])
+
+    def headline(self) -> str:
+        how = "原文就在" if self.answer.verdict == LITERAL else "正好对上（只差你自己的名字、形状或数字）"
+        return f"📖 附录A · 报错反查表：{how}"
+
+    def text(self) -> str:
+        paint = Painter(colour=False)
+        lines = [self.headline(), f"  {self.entry['fragment']}", f"  {paint.markdown(self.entry['cause'])}"]
+        if self._chapters():
+            lines.append(f"  去哪：{self._chapters()}")
+        lines.append(f"  {self.url}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_pretty_(self, printer, cycle) -> None:
+        printer.text(self.text())
+
+    def _repr_html_(self) -> str:
+        escape = html.escape
+        chapters = f"<div>去哪：{escape(self._chapters())}</div>" if self._chapters() else ""
+        return (
+            '<div class="pytorch-error-lookup" style="border-left:3px solid #4caf50;padding:4px 10px;margin:4px 0">'
+            f"<div><strong>{escape(self.headline())}</strong></div>"
+            f"<div><code>{escape(self.entry['fragment'])}</code></div>"
+            f"<div>{escape(Painter(colour=False).markdown(self.entry['cause']))}</div>"
+            f'{chapters}<div><a href="{escape(self.url, quote=True)}" target="_blank">{escape(self.url)}</a></div>'
+            "</div>"
+        )
+
+
+def note_for(etype, value, tb, lookup: Lookup) -> Note | None:
+    """The note for an exception, or None when the page does not explain it."""
+    text = "".join(traceback.format_exception(etype, value, tb))
+    answer = lookup(text, rank=False)
+    if answer.verdict not in (LITERAL, MATCH) or not answer.entries:
+        return None
+    return Note(answer, os.environ.get(SITE_VARIABLE))
+
+
+def _handler(lookup: Lookup):
+    def handle(shell, etype, value, tb, tb_offset=None):
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)  # the user's error, whole and first
+        try:
+            note = note_for(etype, value, tb, lookup)
+            if note is not None:
+                from IPython.display import display
+
+                display(note)
+        except Exception as error:  # noqa: BLE001 - the note must never hide the user's error
+            print(f"pytorch_error_lookup: no note ({type(error).__name__}: {error})", file=sys.stderr)
+        return None
+
+    return handle
+
+
+def load_ipython_extension(shell) -> None:
+    if id(shell) in _saved:
+        return  # loaded already
+    _saved[id(shell)] = (shell.custom_exceptions, shell.CustomTB)
+    shell.set_custom_exc((Exception,), _handler(Lookup.installed()))
+
+
+def unload_ipython_extension(shell) -> None:
+    saved = _saved.pop(id(shell), None)
+    if saved is not None:
+        shell.custom_exceptions, shell.CustomTB = saved

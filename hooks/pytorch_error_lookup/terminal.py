@@ -1,0 +1,95 @@
+"""An answer as terminal text: wrapped by display width (a CJK character takes two columns),
+coloured only on a terminal that wants colour."""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+
+# SGR codes: bold, dim, and a colour each for verdicts, code and links.
+STYLES = {"bold": "1", "dim": "2", "good": "32", "warn": "33", "code": "36", "link": "34;4", "title": "1;35"}
+
+
+def wants_colour(stream, environ=os.environ) -> bool:
+    """Colour only on a terminal, never when NO_COLOR is set (https://no-color.org/) or piped."""
+    if "NO_COLOR" in environ and environ["NO_COLOR"] != "":
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)()) and environ.get("TERM") != "dumb"
+
+
+class Painter:
+    def __init__(self, colour: bool):
+        self.colour = colour
+
+    def __call__(self, text: str, style: str) -> str:
+        return f"\x1b[{STYLES[style]}m{text}\x1b[0m" if self.colour and text else text
+
+    def markdown(self, text: str) -> str:
+        """Inline Markdown as a terminal shows it: code keeps its backticks (and is coloured),
+        bold is bold, a link is its label and its address."""
+        text = _LINK.sub(lambda found: f"{found[1]} ({found[2]})", text)
+        text = _BOLD.sub(lambda found: self(found[1], "bold"), text)
+        return _CODE_SPAN.sub(lambda found: self(f"`{found[2]}`", "code"), text)
+
+
+def display_width(text: str) -> int:
+    width = 0
+    for char in _strip_sgr(text):
+        if unicodedata.combining(char) or char in "\u200b\u200d\ufe0f":
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+_SGR = re.compile("\x1b\\[[0-9;]*m")
+
+
+def _strip_sgr(text: str) -> str:
+    return _SGR.sub("", text)
+
+
+# No line starts with closing punctuation or ends with opening punctuation (kinsoku).
+_NO_LINE_START = set("，。、；：？！）」』》】〉…,.;:?!)]}")
+_NO_LINE_END = set("（「『《【〈([{")
+
+
+def _is_wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def _pieces(text: str) -> list[str]:
+    """Where a line may break: after a space, and between any two CJK characters."""
+    pieces, current = [], ""
+    for char in text:
+        breakable = current and (_is_wide(char) or current[-1] == " " or _is_wide(current[-1]))
+        if breakable and char not in _NO_LINE_START and current[-1] not in _NO_LINE_END:
+            pieces.append(current)
+            current = ""
+        current += char
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """`text` in lines of at most `width` columns (as wide characters count), each after `indent`.
+    Colour codes take no room. A word longer than a line gets a line of its own, uncut."""
+    room = max(width - display_width(indent), 10)
+    lines, line, used = [], "", 0
+    for piece in _pieces(text):
+        size = display_width(piece)
+        if used + size > room and line.strip():
+            lines.append(indent + line.rstrip())
+            piece = piece.lstrip(" ")
+            line, used = "", 0
+            size = display_width(piece)
+        line += piece
+        used += size
+    if line.strip() or not lines:
+        lines.append(indent + line.rstrip())
+    return lines

@@ -1,0 +1,126 @@
+"""What the terminal and notebook lookup carries: each reference page's rows, searchable text,
+templates and ranked index, produced from data/ by the same pipeline as the site.
+
+    python -m refsite.lookup_data OUT.json [--data DIR]
+
+`pip install .` writes it into the installed `pytorch_error_lookup` package (setup.py), so the
+installed command needs neither data/ nor MkDocs. The searchable text is read back from the
+page as rendered ([data-find-text] elements, each with the row that holds it), so the command's
+literal search sees exactly what the page's box searches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+from .find_index import build_index, documents_for
+from .find_rules import templates_for
+from .inline import parse_inline
+from .pipeline import load_site
+from .render import Renderer
+from .sitemap import book_index_uri, site_pages
+
+FORMAT = 1
+
+
+class _FindTexts(HTMLParser):
+    """The text of every [data-find-text] element, with the id of the [data-entry] around it."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.texts: list[list] = []
+        self._open: list[tuple[str, str | None, bool]] = []  # (tag, entry id, collects text)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        entry = attributes.get("id") if "data-entry" in attributes else (self._open[-1][1] if self._open else None)
+        collecting = "data-find-text" in attributes
+        if tag in ("br", "img", "input", "wbr", "hr", "meta", "link"):
+            return
+        if collecting and not any(open_[2] for open_ in self._open):
+            self.texts.append([entry, ""])
+        self._open.append((tag, entry, collecting or bool(self._open and self._open[-1][2])))
+
+    def handle_endtag(self, tag):
+        while self._open:
+            if self._open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        if self._open and self._open[-1][2]:
+            self.texts[-1][1] += data
+
+
+def _plain(markdown: str) -> str:
+    def text(spans) -> str:
+        return "".join(span.text if span.kind in ("text", "code") else text(span.children) for span in spans)
+    return text(parse_inline(markdown))
+
+
+def _page_data(site_page, renderer: Renderer) -> dict:
+    page, book = site_page.reference, site_page.book
+    rendered = renderer.render(site_page, lambda target, anchor=None: f"#{anchor or ''}")
+    parser = _FindTexts()
+    parser.feed(rendered.html)
+    entries = []
+    for section in page.sections:
+        for entry in section.entries:
+            if section.kind == "errors":
+                fragment, cause = entry.fragment, entry.cause
+            elif section.kind == "symptoms":
+                fragment, cause = entry.symptom, entry.truth
+            else:
+                fragment, cause = entry.category, entry.reason
+            entries.append({
+                "id": entry.id,
+                "kind": section.kind,
+                "section": section.title,
+                "fragment": fragment if section.kind == "errors" else _plain(fragment),
+                "second_line": getattr(entry, "second_line", None),
+                "context": _plain(entry.context) if getattr(entry, "context", None) else None,
+                "cause": cause,  # inline Markdown: the terminal shows code spans as `code`
+                "chapters": [{"id": chapter, "title": book.chapter(chapter).title}
+                             for chapter in getattr(entry, "chapters", ())],
+            })
+    return {
+        "key": page.key,
+        "title": page.title,
+        "url": site_page.src_uri.removesuffix(".md") + ".html",
+        "entries": entries,
+        # Where to look when the page does not cover an error, as the page's box says.
+        "not_covered": [{"id": section.id, "title": section.title} for section in page.sections
+                        if section.kind == "not-covered"],
+        "chapter_map": book_index_uri(book).removesuffix(".md") + ".html#chapters",
+        "texts": parser.texts,
+        "templates": [template.as_json() for template in templates_for(page)],
+        "index": build_index(documents_for(page)),
+    }
+
+
+def lookup_data(data_dir: Path) -> dict:
+    site = load_site(data_dir)
+    renderer = Renderer(site)
+    pages = [_page_data(page, renderer) for page in site_pages(site) if page.kind == "reference"]
+    return {"format": FORMAT, "pages": pages}
+
+
+def write_lookup_data(data_dir: Path, target: Path) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(lookup_data(data_dir), ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m refsite.lookup_data", description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "data")
+    arguments = parser.parse_args(argv)
+    print(write_lookup_data(arguments.data, arguments.out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

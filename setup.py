@@ -1,0 +1,29 @@
+"""Build step beyond pyproject.toml: the terminal and notebook lookup carries its data.
+
+`pytorch_error_lookup/lookup-data.json` is produced from data/ by the site's own pipeline
+(`refsite.lookup_data`) while the package is built, so no second copy is ever kept by hand. In a
+source checkout (an editable install) the lookup builds the same data from data/ when it runs.
+"""
+
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
+
+
+class BuildWithLookupData(build_py):
+    def run(self):
+        super().run()
+        if self.editable_mode:
+            return
+        sys.path.insert(0, str(HERE / "hooks"))
+        from refsite.lookup_data import write_lookup_data
+
+        target = Path(self.build_lib) / "pytorch_error_lookup" / "lookup-data.json"
+        write_lookup_data(HERE / "data", target)
+
+
+setup(cmdclass={"build_py": BuildWithLookupData})

@@ -1,0 +1,142 @@
+"""The honest lookup in the page's box, in real Chromium, over the labelled set
+(tests/fixtures/lookup_cases.yml, real torch 2.13.0 output): every covered error and near miss
+lands on its row; no uncovered error is landed on. The same rule, run by find-verdict.js, gives
+the same fits as pytorch_error_lookup.rule on the Python side."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from find_support import INPUT, STATUS, current_entries, open_reference, paste, visible_entries
+from pytorch_error_lookup.lookup import Lookup, reduce_paste
+from pytorch_error_lookup.rule import best_fit, fold, split_exception
+
+pytestmark = pytest.mark.browser
+
+CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "lookup_cases.yml").read_text(encoding="utf-8"))
+FORM = "[data-find]"
+
+
+def ask(page, text: str) -> str:
+    """Put `text` in the box as a reader would (a traceback is pasted) and wait for the verdict."""
+    page.fill(INPUT, "")
+    page.wait_for_function("form => !form.dataset.findVerdict", arg=page.query_selector(FORM))
+    if "\n" in text:
+        paste(page, text)
+    else:
+        page.fill(INPUT, text)
+    page.wait_for_function("form => form.dataset.findVerdict", arg=page.query_selector(FORM))
+    return page.get_attribute(FORM, "data-find-verdict")
+
+
+def ask_all(page, cases) -> list[tuple[dict, str, list[str], str]]:
+    """(case, verdict, the entry it lands on, status) for each case, asked from the top of the
+    page: a literal query makes its first match current, Enter lands on a match."""
+    seen = []
+    for case in cases:
+        page.evaluate("window.scrollTo(0, 0)")
+        verdict = ask(page, case["text"])
+        if verdict != "literal":
+            page.press(INPUT, "Enter")
+        if verdict in ("literal", "match"):
+            page.wait_for_selector('[data-entry][aria-current="true"]')
+        seen.append((case, verdict, current_entries(page), page.text_content(STATUS)))
+    return seen
+
+
+@pytest.fixture
+def reference(page, site_url):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    return open_reference(page, site_url)
+
+
+def failures(seen, expected_verdicts, lands: bool) -> list[str]:
+    wrong = []
+    for case, verdict, current, status in seen:
+        landed_right = current == [case["entry"]] if lands else current == []
+        if verdict not in expected_verdicts or not landed_right:
+            wrong.append(f"{verdict} {current} for {case.get('entry') or case.get('helpful')}: {case['text'][:100]!r} ({status})")
+    return wrong
+
+
+def test_every_covered_error_lands_on_its_row(reference):
+    before = visible_entries(reference)
+    seen = ask_all(reference, [case for case in CASES if case["kind"] == "covered"])
+    assert failures(seen, ("literal", "match"), lands=True) == []
+    assert visible_entries(reference) == before  # nothing hidden
+
+
+def test_every_near_miss_is_a_match_on_its_row(reference):
+    seen = ask_all(reference, [case for case in CASES if case["kind"] == "near-miss"])
+    assert failures(seen, ("match",), lands=True) == []
+    for _, _, _, status in seen:
+        assert "对上的那一条" in status  # said after landing
+
+
+def test_no_uncovered_error_is_landed_on(reference):
+    seen = ask_all(reference, [case for case in CASES if case["kind"] == "uncovered"])
+    assert failures(seen, ("weak", "none"), lands=False) == []
+    for _, verdict, _, status in seen:
+        assert "本页没有收录这条报错" in status
+
+
+def test_a_weak_verdict_shows_loose_suggestions_and_where_else_to_look(reference):
+    verdict = ask(reference, "RuntimeError: Found dtype Long but expected Float")
+    assert verdict == "weak"
+    assert "不一定相关" in reference.text_content(STATUS)
+    assert reference.locator(".rs-find__suggestions--loose [data-find-suggestion]").count() >= 1
+    elsewhere = reference.locator("[data-find-elsewhere]")
+    assert elsewhere.is_visible()
+    hrefs = elsewhere.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert "#not-covered" in hrefs and any(href.endswith("index.html#chapters") for href in hrefs)
+    # A loose suggestion is not styled like a hit: dashed, and in the lighter text colour.
+    style = reference.eval_on_selector(".rs-find__suggestions--loose", "list => getComputedStyle(list).borderLeftStyle")
+    assert style == "dashed"
+
+
+def test_a_pasted_last_line_is_literal_when_its_message_is_on_the_page(reference):
+    assert ask(reference, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)") == "literal"
+    assert "不算开头的异常名" in reference.text_content(STATUS)
+    highlighted = reference.evaluate("""() => [...CSS.highlights.get('rs-find')].map((r) => {
+        const range = document.createRange();
+        range.setStart(r.startContainer, r.startOffset);
+        range.setEnd(r.endContainer, r.endOffset);
+        return range.toString();
+    })""")
+    assert highlighted == ["mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)"]
+
+
+def test_the_verdict_is_empty_while_the_box_is(reference):
+    ask(reference, "size mismatch for")
+    reference.fill(INPUT, "")
+    reference.wait_for_function("form => form.dataset.findVerdict === ''", arg=reference.query_selector(FORM))
+
+
+def test_javascript_applies_the_same_rule_as_python(reference):
+    """The decision rule itself, both sides, on the same fixture: folding, the exception name
+    set aside, and which template fits."""
+    lookup = Lookup.installed()
+    templates = lookup.pages[0].templates
+    queries = [reduce_paste(case["text"]) for case in CASES]
+    browser = reference.evaluate(
+        """async (queries) => {
+            const base = new URL('../assets/refsite/', location.href).href;
+            const verdict = await import(base + 'find-verdict.js');
+            const { foldQuery } = await import(base + 'find-fold.js');
+            const templates = await verdict.loadRules(document.querySelector('[data-find]').dataset.findPage);
+            return queries.map((query) => {
+                const fit = verdict.bestFit(templates, foldQuery(query));
+                return [foldQuery(query), verdict.messageOf(query), fit && fit.entry];
+            });
+        }""",
+        queries,
+    )
+    python = []
+    for query in queries:
+        prefix, message = split_exception(query)
+        fit = best_fit(templates, fold(query))
+        python.append([fold(query), message if prefix else None, fit and fit.entry])
+    assert browser == python

@@ -1,0 +1,139 @@
+"""`pytorch-error-lookup` as readers call it: a line or a traceback on stdin or in a file, text or
+JSON out, the exit status, bad usage, colour and wrapping. Same verdicts as the page: the
+labelled set (tests/fixtures/lookup_cases.yml) through the command's own code path."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pytorch_error_lookup import cli
+from pytorch_error_lookup.terminal import display_width, wrap
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "lookup_cases.yml").read_text(encoding="utf-8"))
+MATMUL = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x4)"
+
+
+class _Stdin:
+    def __init__(self, data: bytes):
+        self.buffer = io.BytesIO(data)
+
+
+def run(argv, stdin: bytes = b"", environ=None):
+    """(exit status, stdout, stderr) of the command, in this process."""
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(argv, stdin=_Stdin(stdin), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: f"{case['kind']}-{case.get('entry') or case.get('helpful')}")
+def test_the_command_gives_the_labelled_verdicts(case):
+    status, out, _ = run(["--json"], case["text"].encode())
+    answer = json.loads(out)
+    if case["kind"] == "uncovered":
+        assert answer["verdict"] in ("weak", "none") and status == 1
+    else:
+        assert answer["verdict"] in (("literal", "match") if case["kind"] == "covered" else ("match",))
+        assert answer["results"][0]["id"] == case["entry"] and status == 0
+
+
+def test_json_has_exactly_the_documented_shape(tmp_path):
+    (tmp_path / "index.html").write_text("")
+    status, out, _ = run(["--json", "--site", str(tmp_path)], MATMUL.encode())
+    answer = json.loads(out)
+    assert status == 0 and set(answer) == {"verdict", "results"} and answer["verdict"] == "match"
+    first = answer["results"][0]
+    assert set(first) == {"id", "page", "fragment", "cause", "chapters", "url"}
+    assert first == {
+        "id": "matmul-shapes", "page": "pytorch/appendix-a",
+        "fragment": "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)",
+        "cause": first["cause"], "chapters": ["01"],
+        "url": (tmp_path.resolve() / "pytorch/appendix-a.html").as_uri() + "#matmul-shapes",
+    }
+    assert "`4 != 5`" in first["cause"]
+
+
+def test_a_url_base_is_joined_and_the_environment_gives_it_too(monkeypatch):
+    _, out, _ = run(["--json", "--site", "https://example.org/book"], MATMUL.encode())
+    assert json.loads(out)["results"][0]["url"] == "https://example.org/book/pytorch/appendix-a.html#matmul-shapes"
+    monkeypatch.setenv(cli.SITE_VARIABLE, "https://example.org/other/")
+    _, out, _ = run(["--json"], MATMUL.encode())
+    assert json.loads(out)["results"][0]["url"] == "https://example.org/other/pytorch/appendix-a.html#matmul-shapes"
+
+
+def test_text_output_names_fragment_cause_chapters_and_link():
+    status, out, _ = run([], MATMUL.encode())
+    assert status == 0
+    assert "正好对上" in out and "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)" in out
+    assert "⭐" in out and "`4 != 5`" in out  # markers and code kept
+    assert "01 张量" in out and "pytorch/appendix-a.html#matmul-shapes" in out
+    assert "\x1b[" not in out  # not a terminal: no colour
+
+
+def test_an_uncovered_error_says_so_and_points_elsewhere():
+    status, out, _ = run([], b"RuntimeError: Found dtype Long but expected Float\n")
+    assert status == 1
+    assert "没有收录这条报错" in out and "不一定相关" in out
+    assert "#not-covered" in out and "index.html#chapters" in out
+
+
+def test_a_whole_traceback_from_a_file(tmp_path):
+    traceback = next(case["text"] for case in CASES if case["kind"] == "covered" and case.get("how") == "traceback"
+                     and case["entry"] == "stack-unequal-size")
+    path = tmp_path / "error.txt"
+    path.write_text(traceback, encoding="utf-8")
+    status, out, _ = run(["--json", str(path)])
+    assert status == 0 and json.loads(out)["results"][0]["id"] == "stack-unequal-size"
+
+
+@pytest.mark.parametrize("argv, stdin, says", [
+    ([], b"", "empty"),
+    ([], b"   \n\n", "empty"),
+    ([], b"\x00\x01binary\x00", "binary"),
+    ([], b"\xff\xfe\xfa not utf-8", "UTF-8"),
+    ([], b"x" * (5 << 20), "KiB"),
+    (["/nonexistent/error.txt"], b"", "no such file"),
+    (["--site", "/nonexistent/site"], MATMUL.encode(), "not a built site"),
+    (["--no-such-option"], MATMUL.encode(), "unrecognized"),
+])
+def test_bad_usage_exits_2_with_one_clear_line(argv, stdin, says):
+    status, out, err = run(argv, stdin)
+    assert status == 2 and out == ""
+    assert says in err and "Traceback" not in err
+
+
+def test_a_folder_given_as_file_is_bad_usage(tmp_path):
+    status, _, err = run([str(tmp_path)])
+    assert status == 2 and "folder" in err and len(err.strip().splitlines()) == 1
+
+
+def test_colour_only_on_a_terminal_without_no_color():
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    assert cli.wants_colour(Tty(), {"TERM": "xterm"})
+    assert not cli.wants_colour(Tty(), {"TERM": "xterm", "NO_COLOR": "1"})
+    assert not cli.wants_colour(io.StringIO(), {"TERM": "xterm"})
+
+
+def test_chinese_wraps_by_display_width_not_characters():
+    text = "⚠️ 十有八九是数据是 `float64`、模型是 `float32`。源头常在 DataLoader：`__getitem__` 返回了 python float"
+    lines = wrap(text, 30, "   ")
+    assert len(lines) > 2
+    assert all(display_width(line) <= 30 for line in lines)
+    assert "".join(line.strip() for line in lines).replace(" ", "") == text.replace(" ", "")
+    assert not any(line.strip().startswith(("，", "。", "、")) for line in lines)
+
+
+def test_the_module_runs_as_python_dash_m_in_a_narrow_terminal():
+    done = subprocess.run([sys.executable, "-m", "pytorch_error_lookup"], input=MATMUL, text=True,
+                          capture_output=True, cwd=ROOT / "hooks", env={"COLUMNS": "40", "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert all(display_width(line) <= 40 or "://" in line or "/" in line for line in done.stdout.splitlines())
