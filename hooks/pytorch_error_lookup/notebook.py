@@ -13,6 +13,8 @@ import os
 import sys
 import traceback
 
+from refsite.inline import parse_inline
+
 from .cli import SITE_VARIABLE, entry_url
 from .lookup import Lookup
 from .rule import LITERAL, MATCH
@@ -57,10 +59,27 @@ class Note:
             '<div class="pytorch-error-lookup" style="border-left:3px solid #4caf50;padding:4px 10px;margin:4px 0">'
             f"<div><strong>{escape(self.headline())}</strong></div>"
             f"<div><code>{escape(self.entry['fragment'])}</code></div>"
-            f"<div>{escape(Painter(colour=False).markdown(self.entry['cause']))}</div>"
+            f"<div>{_inline_html(self.entry['cause'])}</div>"
             f'{chapters}<div><a href="{escape(self.url, quote=True)}" target="_blank">{escape(self.url)}</a></div>'
             "</div>"
         )
+
+
+def _inline_html(markdown: str) -> str:
+    """The cause's inline Markdown as HTML, every piece of text escaped (refsite.inline's spans)."""
+    def spans_html(spans) -> str:
+        parts = []
+        for span in spans:
+            if span.kind == "text":
+                parts.append(html.escape(span.text))
+            elif span.kind == "code":
+                parts.append(f"<code>{html.escape(span.text)}</code>")
+            elif span.kind == "strong":
+                parts.append(f"<strong>{spans_html(span.children)}</strong>")
+            else:
+                parts.append(f'<a href="{html.escape(span.href, quote=True)}">{spans_html(span.children)}</a>')
+        return "".join(parts)
+    return spans_html(parse_inline(markdown))
 
 
 def note_for(etype, value, tb, lookup: Lookup) -> Note | None:

@@ -1,0 +1,83 @@
+"""`%load_ext pytorch_error_lookup` in a real IPython shell (a subprocess, as a reader runs it):
+the note comes after the whole traceback for an error the page explains, nothing for one it
+does not, and `%unload_ext` puts back what was there."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("IPython", reason="the notebook extension needs IPython (pip install '.[notebook]')")
+
+from pytorch_error_lookup.lookup import Lookup  # noqa: E402
+from pytorch_error_lookup.notebook import Note  # noqa: E402
+
+HOOKS = Path(__file__).resolve().parents[1] / "hooks"
+MATMUL = "import torch\ntorch.nn.Linear(32, 4)(torch.randn(8, 16))"
+
+
+def ipython(*cells: str) -> str:
+    """What a terminal IPython session prints for these cells, one after another."""
+    script = "\n".join(cells) + "\nexit\n"
+    environment = {**os.environ, "PYTHONPATH": str(HOOKS), "COLUMNS": "120"}
+    done = subprocess.run([sys.executable, "-m", "IPython", "--simple-prompt", "--colors=NoColor", "--no-banner",
+                           "--HistoryManager.enabled=False"], input=script, text=True, capture_output=True,
+                          env=environment, timeout=300)
+    return done.stdout + done.stderr
+
+
+def test_a_covered_error_gets_the_note_after_its_whole_traceback():
+    out = ipython("%load_ext pytorch_error_lookup", MATMUL)
+    traceback_end = out.index("RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x4)")
+    assert "Traceback (most recent call last)" in out[:traceback_end]
+    assert "F.linear(input, self.weight, self.bias)" in out[:traceback_end]  # the frames, unchanged
+    note = out.index("附录A · 报错反查表")
+    assert note > traceback_end
+    assert "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)" in out[note:]
+    assert "01 张量" in out[note:] and "pytorch/appendix-a.html#matmul-shapes" in out[note:]
+
+
+def test_an_unrelated_error_gets_no_note():
+    out = ipython("%load_ext pytorch_error_lookup", "{}['label']", "import torch\ntorch.randn(3)[7]")
+    assert "KeyError: 'label'" in out and "IndexError: index 7 is out of bounds" in out
+    assert "附录A" not in out
+
+
+def test_unload_puts_back_the_handler_that_was_there():
+    out = ipython(
+        "def mine(shell, etype, value, tb, tb_offset=None): print('MINE', etype.__name__)",
+        "get_ipython().set_custom_exc((ZeroDivisionError,), mine)",
+        "%load_ext pytorch_error_lookup",
+        "%unload_ext pytorch_error_lookup",
+        "1/0",
+        MATMUL,
+        "print('handler', get_ipython().custom_exceptions)",
+    )
+    assert "MINE ZeroDivisionError" in out
+    assert "附录A" not in out
+    assert "handler (<class 'ZeroDivisionError'>,)" in out
+
+
+def test_a_failure_inside_the_note_never_hides_the_error():
+    out = ipython(
+        "%load_ext pytorch_error_lookup",
+        "import pytorch_error_lookup.notebook as notebook\n"
+        "def broken(*args): raise RuntimeError('lookup broke')\n"
+        "notebook.note_for = broken",
+        MATMUL,
+    )
+    assert "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x4)" in out
+    assert "pytorch_error_lookup: no note (RuntimeError: lookup broke)" in out
+
+
+def test_in_jupyter_the_note_is_html_with_a_clickable_link(monkeypatch):
+    monkeypatch.setenv("PYTORCH_ERROR_LOOKUP_SITE", "https://example.org/book/")
+    answer = Lookup.installed()("RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x4)")
+    html = Note(answer, "https://example.org/book/")._repr_html_()
+    assert '<a href="https://example.org/book/pytorch/appendix-a.html#matmul-shapes"' in html
+    assert "<code>mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)</code>" in html
+    assert "<code>4 != 5</code>" in html and "<script" not in html
