@@ -94,7 +94,8 @@ def write_project(destination: Path, entries: int, per_section: int = 100, keep_
     (destination / PAGE).write_text(text, encoding="utf-8")
     if not keep_real_rows:
         # Reproducers and their results name the real rows, which the synthetic page replaces.
-        for companion in ("reproducers.yml", "verification.yml"):
+        # So do the release matrix's runs (verification-<release>.yml).
+        for companion in ["reproducers.yml", *(path.name for path in (destination / PAGE.parent).glob("verification*.yml"))]:
             (destination / PAGE.parent / companion).unlink(missing_ok=True)
     return destination
 
