@@ -140,3 +140,20 @@ def test_javascript_applies_the_same_rule_as_python(reference):
         fit = best_fit(templates, fold(query))
         python.append([fold(query), message if prefix else None, fit and fit.entry])
     assert browser == python
+
+
+def test_enter_before_the_verdict_arrives_lands_once_it_is_a_match(reference):
+    reference.fill(INPUT, "RuntimeError: a Tensor with 6 elements cannot be converted to Scalar")
+    reference.press(INPUT, "Enter")  # the templates and index may still be loading
+    reference.wait_for_selector('[data-entry][aria-current="true"]')
+    assert current_entries(reference) == ["item-multi-element"]
+    assert reference.get_attribute(FORM, "data-find-verdict") == "match"
+
+
+def test_enter_never_lands_on_a_loose_guess(reference):
+    reference.fill(INPUT, "IndexError: index 5 is out of bounds for dimension 0 with size 5")
+    reference.press(INPUT, "Enter")
+    reference.wait_for_function("form => form.dataset.findVerdict", arg=reference.query_selector(FORM))
+    reference.press(INPUT, "Enter")
+    assert reference.get_attribute(FORM, "data-find-verdict") in ("weak", "none")
+    assert current_entries(reference) == []
