@@ -323,9 +323,12 @@ class Checks:
     releases: tuple[str, ...] = ()  # the release of each run: the matrix's columns
 
     def of_row(self, row_id: str) -> dict:
-        """The row's fields that come from the checks, for its dataclass."""
-        fields = {"releases": ReleaseRuns(tuple(
-            run.get(row_id) or _not_run(release) for run, release in zip(self.runs, self.releases)))}
+        """The row's fields that come from the checks, for its dataclass. A row with nothing to
+        run (a symptom without a measured claim) stays out of the matrix."""
+        fields = {}
+        if row_id in self.reproducers or any(row_id in run for run in self.runs):
+            fields["releases"] = ReleaseRuns(tuple(
+                run.get(row_id) or _not_run(release) for run, release in zip(self.runs, self.releases)))
         if row_id in self.reproducers:
             fields["reproducer"] = self.reproducers[row_id]
         if row_id in self.reference:

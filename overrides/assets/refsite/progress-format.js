@@ -13,8 +13,15 @@
 //           "cp-what-to-search": "2025-05-01T09:12:00.000Z"
 //         }
 //       }
+//     },
+//     "settings": {                                    // optional: the reader's choices
+//       "torch": "2.6.0"                               // the release view's "我的 torch 是"
 //     }
 //   }
+//
+// `settings` came later, within version 1: it is optional, so values stored before it are read
+// as they are, and a copy of the site that predates it still reads (and drops) it instead of
+// refusing the reader's file, which a version bump would make it do.
 //
 // Ticks hang on ids only, never on positions, so reordering the data moves nothing. A tick
 // whose checkpoint left the data stays here; only ids in the build's manifest are counted.
@@ -35,6 +42,7 @@ const isTime = (value) => typeof value === "string" && !Number.isNaN(Date.parse(
 // The data's id grammar (data/schema); it also keeps "__proto__" and friends out of our objects.
 const ID = /^[a-z0-9][a-z0-9-]*$/;
 const PAGE_KEY = /^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)*$/;
+const RELEASE = /^\d+\.\d+(\.\d+)?$/;
 
 /** Checks a parsed JSON value and returns a clean copy; throws ProgressFormatError otherwise. */
 export function readProgress(value) {
@@ -63,6 +71,14 @@ export function readProgress(value) {
       checkpoints[id] = time;
     }
     progress.pages[pageKey] = page.checkin ? { checkin: page.checkin, checkpoints } : { checkpoints };
+  }
+  if (value.settings !== undefined) {
+    if (!isObject(value.settings)) throw new ProgressFormatError("文件里的 settings 不是一个对象");
+    const { torch } = value.settings;
+    if (torch !== undefined && !(typeof torch === "string" && RELEASE.test(torch))) {
+      throw new ProgressFormatError(`settings 里的 torch 版本「${torch}」读不懂`);
+    }
+    if (torch) progress.settings = { torch };
   }
   return progress;
 }
@@ -109,11 +125,27 @@ export function setCheckedIn(progress, pageKey, checkedIn, now = new Date()) {
   });
 }
 
+/** The release the reader said they run ("2.6.0"), or null. */
+export function readerTorch(progress) {
+  return progress.settings?.torch ?? null;
+}
+
+export function setReaderTorch(progress, release) {
+  const next = structuredClone(progress);
+  if (release) next.settings = { ...next.settings, torch: release };
+  else if (next.settings) {
+    delete next.settings.torch;
+    if (!Object.keys(next.settings).length) delete next.settings;
+  }
+  return next;
+}
+
 const earlier = (a, b) => (!a ? b : !b ? a : Date.parse(a) <= Date.parse(b) ? a : b);
 
-/** Everything ticked in either copy; for a tick in both, the earlier time. */
+/** Everything ticked in either copy; for a tick in both, the earlier time. Our settings win. */
 export function mergeProgress(ours, theirs) {
   const merged = structuredClone(ours);
+  if (theirs.settings) merged.settings = { ...theirs.settings, ...ours.settings };
   for (const [pageKey, page] of Object.entries(theirs.pages)) {
     const into = (merged.pages[pageKey] ??= { checkpoints: {} });
     const checkin = earlier(into.checkin, page.checkin);
