@@ -6,6 +6,7 @@ into docs/ as static files, are built without the hooks. Builds alternate, media
 
     python benchmarks/build.py                 # 1,000 and 10,000 entries, 3 runs each
     python benchmarks/build.py --sizes 50 --runs 1
+    python benchmarks/build.py --rows-per-section 10000   # one section of 1,000, then of 10,000
 
 Goals: hooks at most 10% over static at every size; 1,000 → 10,000 at most 11x the time.
 """
@@ -78,8 +79,8 @@ def search_index(site_dir: Path) -> Path:
     raise FileNotFoundError("no search index in the built site")
 
 
-def measure(entries: int, runs: int, work: Path) -> dict:
-    hooked = write_project(work / f"hooked-{entries}", entries)
+def measure(entries: int, runs: int, work: Path, per_section: int = 100) -> dict:
+    hooked = write_project(work / f"hooked-{entries}", entries, per_section=per_section)
     static = write_static_twin(hooked, work / f"static-{entries}")
     times = {"hooks": [], "static": []}
     for _ in range(runs):  # alternate, so drift in machine load hits both alike
@@ -88,7 +89,7 @@ def measure(entries: int, runs: int, work: Path) -> dict:
     hooks, plain = statistics.median(times["hooks"]), statistics.median(times["static"])
     site_dir = work / f"site-hooked-{entries}"
     return {
-        "entries": entries, "hooks": hooks, "static": plain, "ratio": hooks / plain,
+        "entries": entries, "sections": -(-entries // per_section), "hooks": hooks, "static": plain, "ratio": hooks / plain,
         "page": sizes_of(site_dir / "pytorch" / "appendix-a.html"),
         "search": sizes_of(search_index(site_dir)),
     }
@@ -97,15 +98,17 @@ def measure(entries: int, runs: int, work: Path) -> dict:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000])
+    parser.add_argument("--rows-per-section", type=int, default=100,
+                        help="rows per section: 100 (the default) or e.g. 10000 for one long section")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="refsite-bench-") as tmp:
-        results = [measure(size, args.runs, Path(tmp)) for size in args.sizes]
+        results = [measure(size, args.runs, Path(tmp), args.rows_per_section) for size in args.sizes]
 
-    print(f"{'entries':>8} {'hooks s':>8} {'static s':>9} {'ratio':>6}  appendix page / search index")
+    print(f"{'entries':>8} {'hooks s':>8} {'static s':>9} {'ratio':>6}  sections  appendix page / search index")
     for r in results:
-        print(f"{r['entries']:>8} {r['hooks']:>8.2f} {r['static']:>9.2f} {r['ratio']:>6.2f}  "
+        print(f"{r['entries']:>8} {r['hooks']:>8.2f} {r['static']:>9.2f} {r['ratio']:>6.2f}  {r['sections']:>8}  "
               f"{r['page']} / {r['search']}")
     if len(results) > 1:
         first, last = results[0], results[-1]

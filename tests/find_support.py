@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from urllib.parse import quote
+
+import pytest
+
+from conftest import ROOT, mkdocs_build, serve
 
 REFERENCE = "pytorch/appendix-a.html"
 INPUT = "[data-find-input]"
@@ -63,3 +68,32 @@ def paste(page, text: str):
     page.evaluate("text => navigator.clipboard.writeText(text)", text)
     page.focus(INPUT)
     page.keyboard.press("Control+V")
+
+
+# --- the same tests on a long page ------------------------------------------------------------
+# The page as written, and the same page with one more section of LONG_SECTION_ROWS generated rows
+# after the real ones (benchmarks/synthetic.py, the generator of the benchmark's 1×10,000 page, at
+# a smoke size): long sections come as several tables, skipped while off screen, and every
+# search test must hold there too. A module opts in with `from find_support import site_url_of_both_shapes`.
+
+LONG_SECTION_ROWS = 250
+
+
+@pytest.fixture(scope="session")
+def long_site_url(tmp_path_factory):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from synthetic import write_project
+
+    project = write_project(tmp_path_factory.mktemp("long-project"), LONG_SECTION_ROWS,
+                            per_section=LONG_SECTION_ROWS, keep_real_rows=True)
+    site_dir = tmp_path_factory.mktemp("long-site")
+    result = mkdocs_build(project, site_dir)
+    assert result.returncode == 0, result.stderr
+    server = serve(site_dir)
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session", name="site_url", params=["as-written", "long-section"])
+def site_url_of_both_shapes(request, site_url):
+    return site_url if request.param == "as-written" else request.getfixturevalue("long_site_url")

@@ -10,6 +10,8 @@ import pytest
 import yaml
 
 from find_support import INPUT, current_entries, open_reference, paste, type_query, visible_entries
+# site_url: every test runs on the page as written and on the same page with a long section added.
+from find_support import long_site_url, site_url_of_both_shapes  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 

@@ -8,12 +8,14 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from find_support import (
+from find_support import (  # site_url: every test runs on the page as written and with a long section
     INPUT,
     current_entries,
     highlights,
+    long_site_url,  # noqa: F401  (a fixture)
     open_reference,
     paste,
+    site_url_of_both_shapes,  # noqa: F401  (a fixture)
     status,
     type_query,
     visible_entries,

@@ -1,5 +1,5 @@
-// The page's searchable text, prepared once: every [data-find-text] element's text nodes folded
-// (find-fold.js) into one string, with a map from each folded character back to its text node
+// The page's searchable text, prepared once (CorpusBuilder, in slices): every [data-find-text]
+// element's text nodes folded (find-fold.js) into one string, with a map from each folded character back to its text node
 // and offset. A keystroke then costs one indexOf loop over a string plus StaticRanges for the hits.
 
 import { firstIndexWhere } from "./find-bisect.js";
@@ -28,45 +28,71 @@ function lastAtOrBefore(starts, position, length) {
   return Math.max(0, firstIndexWhere(length, (index) => starts[index] > position) - 1);
 }
 
-export function buildCorpus(elements) {
-  const chunks = [];
-  const offsets = new GrowableInt32(1 << 16); // folded index -> offset in its text node
-  const nodes = [];
-  const nodeStarts = new GrowableInt32(1 << 10);
-  const elementStarts = new Int32Array(elements.length);
-  let length = 0;
+/**
+ * Folds the elements' text one element at a time, so that the work can be spread over idle
+ * moments after the page opens (at 10,000 rows it is a few hundred milliseconds in all, which
+ * as one task landed on the first keystroke).
+ */
+export class CorpusBuilder {
+  constructor(elements) {
+    this.elements = elements;
+    this.chunks = [];
+    this.offsets = new GrowableInt32(1 << 16); // folded index -> offset in its text node
+    this.nodes = [];
+    this.nodeStarts = new GrowableInt32(1 << 10);
+    this.elementStarts = new Int32Array(elements.length);
+    this.length = 0;
+    this.next = 0; // the first element not folded yet
+    this.corpus = null;
+  }
 
-  elements.forEach((element, index) => {
-    elementStarts[index] = length;
+  /** Fold elements while `hasTime()` says so (at least one); the corpus once all are folded, else null. */
+  work(hasTime = () => true) {
+    do {
+      if (this.next === this.elements.length) return this.assemble();
+      this.fold(this.next++);
+    } while (hasTime());
+    return this.next === this.elements.length ? this.assemble() : null;
+  }
+
+  fold(index) {
+    this.elementStarts[index] = this.length;
     const state = { space: true };
-    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    const walker = document.createTreeWalker(this.elements[index], NodeFilter.SHOW_TEXT);
     let lastNode = null;
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      nodes.push(node);
-      nodeStarts.push(length);
+      this.nodes.push(node);
+      this.nodeStarts.push(this.length);
       let chunk = "";
       foldInto(node.data, state, (char, offset) => {
         chunk += char;
-        offsets.push(offset);
+        this.offsets.push(offset);
       });
-      chunks.push(chunk);
-      length += chunk.length;
+      this.chunks.push(chunk);
+      this.length += chunk.length;
       lastNode = node;
     }
-    chunks.push(SEPARATOR);
-    offsets.push(lastNode ? lastNode.length : 0);
-    length += 1;
-  });
+    this.chunks.push(SEPARATOR);
+    this.offsets.push(lastNode ? lastNode.length : 0);
+    this.length += 1;
+  }
 
-  return {
-    text: chunks.join(""),
-    offsets: offsets.array,
-    nodes,
-    nodeStarts: nodeStarts.array,
-    nodeCount: nodes.length,
-    elements,
-    elementStarts,
-  };
+  assemble() {
+    this.corpus ??= {
+      text: this.chunks.join(""),
+      offsets: this.offsets.array,
+      nodes: this.nodes,
+      nodeStarts: this.nodeStarts.array,
+      nodeCount: this.nodes.length,
+      elements: this.elements,
+      elementStarts: this.elementStarts,
+    };
+    return this.corpus;
+  }
+}
+
+export function buildCorpus(elements) {
+  return new CorpusBuilder(elements).work();
 }
 
 /** The text-node boundaries of the folded span [start, end). */

@@ -3,8 +3,11 @@
 // wiring's job (find.js).
 
 import { firstIndexWhere } from "./find-bisect.js";
-import { GrowableInt32, buildCorpus, elementsOf, findAll, spanBounds } from "./find-corpus.js";
+import { CorpusBuilder, GrowableInt32, elementsOf, findAll, spanBounds } from "./find-corpus.js";
 import { foldQuery } from "./find-fold.js";
+
+// Folding in the background works in slices this long, so that no task it adds is noticed.
+const SLICE_MS = 8;
 
 const NO_MATCHES = { starts: new Int32Array(0), length: 0, elementIndex: new Int32Array(0), entryCount: 0 };
 
@@ -14,6 +17,8 @@ export class Matches {
     this.elements = elements;
     this.entryOfElement = elements.map((element) => element.closest("[data-entry]"));
     this.corpus = null;
+    this.builder = null; // folding in progress
+    this.idleHandle = 0;
     // Where every query writes its matches: reused, so that a keystroke allocates nothing per match.
     this.startBuffer = new GrowableInt32(1 << 12);
     this.elementBuffer = new GrowableInt32(1 << 12);
@@ -21,15 +26,35 @@ export class Matches {
     this.current = -1;
   }
 
-  /** Fold the page's text now (at idle time after load, rather than on the first keystroke). */
+  /** The page's folded text: what is left of it is folded now. */
   prepare() {
-    this.corpus ??= buildCorpus(this.elements);
+    this.corpus ??= (this.builder ??= new CorpusBuilder(this.elements)).work();
     return this.corpus;
+  }
+
+  /**
+   * Fold the page's text a slice at a time whenever the main thread is idle, starting now: by
+   * the reader's first keystroke there is nothing left to fold. Returns the function that stops.
+   */
+  prepareWhenIdle() {
+    const whenIdle = window.requestIdleCallback
+      ?? ((callback) => setTimeout(() => callback({ didTimeout: true, timeRemaining: () => 0 }), 0));
+    const cancel = window.cancelIdleCallback ?? clearTimeout;
+    const slice = (deadline) => {
+      if (this.corpus) return;
+      const stopAt = performance.now() + SLICE_MS;
+      const hasTime = () => (deadline.didTimeout || deadline.timeRemaining() > 1) && performance.now() < stopAt;
+      this.corpus = (this.builder ??= new CorpusBuilder(this.elements)).work(hasTime);
+      if (!this.corpus) this.idleHandle = whenIdle(slice, { timeout: 200 });
+    };
+    this.idleHandle = whenIdle(slice, { timeout: 200 });
+    return () => cancel(this.idleHandle);
   }
 
   /** The text nodes changed (the <mark> fallback split them): fold again when next needed. */
   invalidate() {
     this.corpus = null;
+    this.builder = null;
   }
 
   /** Find every match of `query`; false when the query folds to nothing. */

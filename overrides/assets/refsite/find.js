@@ -53,8 +53,7 @@ function mountFind(doc) {
   mountCopyButtons(root);
   skipOffscreenSections(root);
   // Fold the page's text while the reader is still reading, not on the first keystroke.
-  const idleHandle = "requestIdleCallback" in window
-    ? requestIdleCallback(() => matches.prepare(), { timeout: 3000 }) : 0;
+  const stopPreparing = matches.prepareWhenIdle();
 
   /** `literal`, `match`, `weak` or `none` (find-verdict.js); empty while the box is empty. */
   function setVerdict(verdict) {
@@ -174,7 +173,7 @@ function mountFind(doc) {
   return () => {
     suggestions.destroy();
     url.destroy();
-    if (idleHandle) cancelIdleCallback(idleHandle);
+    stopPreparing();
     paintWindow.destroy();
     painter.detach();
     stopShortcut();
