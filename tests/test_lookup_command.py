@@ -137,3 +137,21 @@ def test_the_module_runs_as_python_dash_m_in_a_narrow_terminal():
                           capture_output=True, cwd=ROOT / "hooks", env={"COLUMNS": "40", "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     assert all(display_width(line) <= 40 or "://" in line or "/" in line for line in done.stdout.splitlines())
+
+
+@pytest.mark.parametrize("release, says", [
+    ("2.6.0", "torch 2.6.0 上实跑：逐字一致"),
+    ("2.6", "torch 2.6.0 上实跑：逐字一致"),
+    ("2.4.1+cu121", "torch 2.4.1 上实跑：报的是别的，那里打印的是 ModuleNotFoundError: No module named"),
+    ("2.5.1", "torch 2.5.1 没有实跑过；最近的：2.4.1 报的是别的、2.6.0 逐字一致"),
+])
+def test_the_release_remark_says_whether_the_row_was_seen_on_that_torch(release, says, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")  # one remark, one line
+    status, out, _ = run(["--torch", release], b"ModuleNotFoundError: No module named 'mylab'")
+    assert status == 0 and says in out
+
+
+def test_without_a_torch_the_command_makes_no_release_remark(monkeypatch):
+    monkeypatch.setattr(cli, "installed_torch", lambda: None)
+    _, out, _ = run([], MATMUL.encode())
+    assert "实跑" not in out

@@ -39,6 +39,9 @@ def test_a_covered_error_gets_the_note_after_its_whole_traceback():
     assert note > traceback_end
     assert "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)" in out[note:]
     assert "01 张量" in out[note:] and "pytorch/appendix-a.html#matmul-shapes" in out[note:]
+    import torch
+
+    assert f"torch {torch.__version__.split('+')[0]} 上实跑：逐字一致" in out[note:]  # the reader's own torch
 
 
 def test_an_unrelated_error_gets_no_note():

@@ -12,6 +12,7 @@ it does not (`weak`, `none`), 2 on bad usage.
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import os
 import shutil
@@ -19,7 +20,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urljoin
 
-from .lookup import Answer, Lookup
+from .lookup import Answer, Lookup, release_remark
 from .rule import LITERAL, MATCH, NONE, WEAK
 from .terminal import Painter, wants_colour, wrap
 
@@ -95,7 +96,16 @@ def as_json(answer: Answer, base: str | None) -> dict:
     }
 
 
-def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int) -> list[str]:
+def installed_torch() -> str | None:
+    """The torch release installed with this Python, read from its metadata (torch not imported)."""
+    try:
+        return importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
+            torch: str | None = None, labels: dict[str, str] | None = None) -> list[str]:
     style, headline = HEADLINES[answer.verdict]
     lines = wrap(paint(headline, style), width)
     for number, entry in enumerate(answer.entries, 1):
@@ -110,6 +120,9 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int)
         chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])
         if chapters:
             lines += wrap(paint("去哪：", "dim") + chapters, width, "   ")
+        remark = release_remark(entry, torch, labels or {}) if torch and answer.verdict != WEAK else None
+        if remark:
+            lines += wrap(paint(remark, "dim"), width, "   ")
         lines += wrap(paint(entry_url(base, answer.page.url, entry["id"]), "link"), width, "   ")
     if answer.verdict in (WEAK, NONE):
         lines.append("")
@@ -135,6 +148,9 @@ def parse_args(argv):
         epilog="Exit status: 0 the page explains it, 1 it does not, 2 bad usage.")
     parser.add_argument("file", nargs="?", metavar="FILE", help="a file holding the error (default: standard input)")
     parser.add_argument("--json", action="store_true", help="print the verdict and results as JSON")
+    parser.add_argument("--torch", metavar="VERSION",
+                        help="your torch release, to say whether the row's text was seen on it "
+                             "(default: the torch installed with this Python, if any)")
     parser.add_argument("--site", metavar="URL|FOLDER",
                         help=f"where entries link to: the site's URL or the folder `mkdocs build` wrote (default: ${SITE_VARIABLE})")
     return parser.parse_args(argv)
@@ -155,7 +171,9 @@ def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None)
         print(json.dumps(as_json(answer, base), ensure_ascii=False, indent=2), file=stdout)
     else:
         width = shutil.get_terminal_size().columns
-        print("\n".join(as_text(answer, lookup.pages, base, Painter(wants_colour(stdout)), width)), file=stdout)
+        torch = arguments.torch or installed_torch()
+        lines = as_text(answer, lookup.pages, base, Painter(wants_colour(stdout)), width, torch, lookup.seen_labels)
+        print("\n".join(lines), file=stdout)
     return EXIT_EXPLAINED if answer.verdict in (LITERAL, MATCH) else EXIT_NOT_EXPLAINED
 
 

@@ -105,6 +105,37 @@ class Page:
         return [result["ref"] for result in results[:MAX_SUGGESTIONS] if result["ref"] in self.entry_by_id]
 
 
+_RELEASE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def release_numbers(release: str) -> tuple[int, ...] | None:
+    """(2, 6, 0) for "2.6.0", "2.6.0+cu124" or "v2.6.0"; (2, 6) for "2.6"."""
+    found = _RELEASE.match(release.strip().lstrip("v"))
+    return tuple(int(part) for part in found.groups() if part is not None) if found else None
+
+
+def release_remark(entry: dict, release: str, labels: dict[str, str]) -> str | None:
+    """Was the row's text seen on the reader's torch? From the release matrix the data carries:
+    that release's run, else the newest run of the same minor release, else the nearest runs on
+    either side (saying that this release was not run)."""
+    wanted = release_numbers(release)
+    runs = [(release_numbers(run["release"]), run) for run in entry.get("releases", ())]
+    if wanted is None or not runs:
+        return None
+    same = [(numbers, run) for numbers, run in runs if numbers[:len(wanted)] == wanted] or \
+           [(numbers, run) for numbers, run in runs if numbers[:2] == wanted[:2]]
+    if same:
+        _, run = max(same, key=lambda pair: pair[0])
+        said = f"torch {run['release']} 上实跑：{labels[run['seen']]}"
+        return f"{said}，那里打印的是 {run['excerpt']}" if run.get("excerpt") else said
+    below = [pair for pair in runs if pair[0] < wanted]
+    above = [pair for pair in runs if pair[0] > wanted]
+    nearest = [max(below, key=lambda pair: pair[0])] if below else []
+    nearest += [min(above, key=lambda pair: pair[0])] if above else []
+    around = "、".join(f"{run['release']} {labels[run['seen']]}" for _, run in nearest)
+    return f"torch {release} 没有实跑过；最近的：{around}"
+
+
 @dataclass(frozen=True)
 class Answer:
     verdict: str
@@ -121,6 +152,7 @@ class Lookup:
 
     def __init__(self, data: dict):
         self.pages = [Page.from_json(page) for page in data["pages"]]
+        self.seen_labels: dict[str, str] = data.get("seen_labels", {})
 
     @classmethod
     def installed(cls) -> "Lookup":

@@ -16,7 +16,7 @@ import traceback
 from refsite.inline import parse_inline
 
 from .cli import SITE_VARIABLE, entry_url
-from .lookup import Lookup
+from .lookup import Lookup, release_remark
 from .rule import LITERAL, MATCH
 from .terminal import Painter
 
@@ -26,10 +26,11 @@ _saved = {}  # id(shell) -> (custom_exceptions, CustomTB) before loading
 class Note:
     """What 附录A says about the error; IPython's display picks HTML or text."""
 
-    def __init__(self, answer, base: str | None):
+    def __init__(self, answer, base: str | None, release_said: str | None = None):
         self.answer = answer
         self.entry = answer.entries[0]
         self.url = entry_url(base, answer.page.url, self.entry["id"])
+        self.release_said = release_said  # was the row's text seen on the reader's torch
 
     def _chapters(self) -> str:
         return " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in self.entry["chapters"])
@@ -43,6 +44,8 @@ class Note:
         lines = [self.headline(), f"  {self.entry['fragment']}", f"  {paint.markdown(self.entry['cause'])}"]
         if self._chapters():
             lines.append(f"  去哪：{self._chapters()}")
+        if self.release_said:
+            lines.append(f"  {self.release_said}")
         lines.append(f"  {self.url}")
         return "\n".join(lines)
 
@@ -55,6 +58,7 @@ class Note:
     def _repr_html_(self) -> str:
         escape = html.escape
         chapters = f"<div>去哪：{escape(self._chapters())}</div>" if self._chapters() else ""
+        chapters += f"<div>{escape(self.release_said)}</div>" if self.release_said else ""
         return (
             '<div class="pytorch-error-lookup" style="border-left:3px solid #4caf50;padding:4px 10px;margin:4px 0">'
             f"<div><strong>{escape(self.headline())}</strong></div>"
@@ -88,7 +92,10 @@ def note_for(etype, value, tb, lookup: Lookup) -> Note | None:
     answer = lookup(text, rank=False)
     if answer.verdict not in (LITERAL, MATCH) or not answer.entries:
         return None
-    return Note(answer, os.environ.get(SITE_VARIABLE))
+    torch = sys.modules.get("torch")  # the note runs in the reader's own process
+    release = getattr(torch, "__version__", None)
+    release_said = release_remark(answer.entries[0], str(release), lookup.seen_labels) if release else None
+    return Note(answer, os.environ.get(SITE_VARIABLE), release_said)
 
 
 def _handler(lookup: Lookup):

@@ -19,6 +19,7 @@ from pathlib import Path
 from .find_index import build_index, documents_for
 from .find_rules import templates_for
 from .inline import parse_inline
+from .model import SEEN_LABELS, ReleaseRuns
 from .pipeline import load_site
 from .render import Renderer
 from .sitemap import book_index_uri, site_pages
@@ -60,6 +61,11 @@ def _plain(markdown: str) -> str:
     return text(parse_inline(markdown))
 
 
+def _first_line(text: str | None, limit: int = 160) -> str | None:
+    line = (text or "").strip().splitlines()[-1:] or [""]
+    return line[0][:limit] or None
+
+
 def _page_data(site_page, renderer: Renderer) -> dict:
     page, book = site_page.reference, site_page.book
     rendered = renderer.render(site_page, lambda target, anchor=None: f"#{anchor or ''}")
@@ -84,6 +90,10 @@ def _page_data(site_page, renderer: Renderer) -> dict:
                 "cause": cause,  # inline Markdown: the terminal shows code spans as `code`
                 "chapters": [{"id": chapter, "title": book.chapter(chapter).title}
                              for chapter in getattr(entry, "chapters", ())],
+                # How the row's text came out on each torch release run (the release matrix).
+                "releases": [{"release": run.torch_release, "seen": run.shown_as,
+                              "excerpt": _first_line(run.excerpt) if run.differs else None}
+                             for run in getattr(entry, "releases", ReleaseRuns()).runs],
             })
     return {
         "key": page.key,
@@ -104,7 +114,7 @@ def lookup_data(data_dir: Path) -> dict:
     site = load_site(data_dir)
     renderer = Renderer(site)
     pages = [_page_data(page, renderer) for page in site_pages(site) if page.kind == "reference"]
-    return {"format": FORMAT, "pages": pages}
+    return {"format": FORMAT, "seen_labels": SEEN_LABELS, "pages": pages}
 
 
 def write_lookup_data(data_dir: Path, target: Path) -> Path:

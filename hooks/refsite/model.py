@@ -43,9 +43,20 @@ class Reproducer:
 
 
 # How a row's text came out in one run (the `seen` of a result, see refsite.verify.judging),
-# plus two that only the build can tell: the reproducer changed since, or that release never ran.
-SEEN_KINDS = ("verbatim", "folded", "different", "missing", "api-missing", "other-platform",
-              "unchecked", "stale", "not-run")
+# plus two that only the build can tell: the reproducer changed since, or that release never ran;
+# each as readers read it (the page's release lines, the terminal lookup's release remark).
+SEEN_LABELS = {
+    "verbatim": "逐字一致",
+    "folded": "空白折叠后一致",
+    "different": "报的是别的",
+    "missing": "没有出现",
+    "api-missing": "缺 API，跑不到",
+    "other-platform": "属别的平台",
+    "unchecked": "没能核对",
+    "stale": "复现代码已改，待重跑",
+    "not-run": "没跑过",
+}
+SEEN_KINDS = tuple(SEEN_LABELS)
 # The kinds a reader on that release would see other text for (the release view marks these).
 DIFFERING_KINDS = ("different", "missing", "api-missing")
 

@@ -14,7 +14,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from .inline import parse_inline
-from .model import Site
+from .model import SEEN_LABELS, Site
 from .sitemap import HOME, SitePage, book_index_uri, chapter_uri, progress_manifest, reference_uri
 
 # href(target_src_uri, anchor=None) -> a URL relative to the page being rendered
@@ -98,6 +98,7 @@ class Renderer:
             keep_trailing_newline=False,
         )
         self.env.filters["md"] = InlineMarkdown(self.env)
+        self.env.globals["seen_labels"] = SEEN_LABELS
         self.manifest = progress_manifest(site)
 
     def render(self, page: SitePage, href: Href) -> RenderedPage:
