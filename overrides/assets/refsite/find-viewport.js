@@ -9,13 +9,22 @@ export class Viewport {
   constructor(form, elements) {
     this.form = form;
     this.elements = elements; // in document order
+    // The box each element is skipped with while off screen (find-offscreen.js): a table of a
+    // long section, or a section. Its own size is known without laying out what it holds.
+    this.boxes = elements.map((element) => element.closest("[data-rows]") ?? element.closest("[data-section]"));
   }
 
   /** The first element whose bottom is below `y` (viewport pixels); elements.length if none. */
   firstElementBelow(y) {
     // Elements are in document order, so those below a line are a suffix: find where it starts.
-    return firstIndexWhere(this.elements.length,
-      (index) => rectOwner(this.elements[index]).getBoundingClientRect().bottom > y);
+    return firstIndexWhere(this.elements.length, (index) => {
+      // An element's own box would make the browser lay out the skipped box around it (100 rows)
+      // first; a box wholly above or below the line answers for everything in it.
+      const box = this.boxes[index]?.getBoundingClientRect();
+      if (box && box.bottom <= y) return false;
+      if (box && box.top > y) return true;
+      return rectOwner(this.elements[index]).getBoundingClientRect().bottom > y;
+    });
   }
 
   /** The first element at or below the top of what the reader sees (below the stuck box). */
