@@ -6,8 +6,9 @@ import { firstIndexWhere } from "./find-bisect.js";
 import { CorpusBuilder, GrowableInt32, elementsOf, findAll, spanBounds } from "./find-corpus.js";
 import { foldQuery } from "./find-fold.js";
 
-// Folding in the background works in slices this long, so that no task it adds is noticed.
-const SLICE_MS = 8;
+// Folding in the background uses the idle time the browser offers (up to 50 ms a period, with
+// no input waiting); when the page stays busy and an idle period is forced, slices this long.
+const FORCED_SLICE_MS = 16;
 
 const NO_MATCHES = { starts: new Int32Array(0), length: 0, elementIndex: new Int32Array(0), entryCount: 0 };
 
@@ -42,12 +43,12 @@ export class Matches {
     const cancel = window.cancelIdleCallback ?? clearTimeout;
     const slice = (deadline) => {
       if (this.corpus) return;
-      const stopAt = performance.now() + SLICE_MS;
-      const hasTime = () => (deadline.didTimeout || deadline.timeRemaining() > 1) && performance.now() < stopAt;
+      const stopAt = performance.now() + FORCED_SLICE_MS;
+      const hasTime = deadline.didTimeout ? () => performance.now() < stopAt : () => deadline.timeRemaining() > 1;
       this.corpus = (this.builder ??= new CorpusBuilder(this.elements)).work(hasTime);
-      if (!this.corpus) this.idleHandle = whenIdle(slice, { timeout: 200 });
+      if (!this.corpus) this.idleHandle = whenIdle(slice, { timeout: 100 });
     };
-    this.idleHandle = whenIdle(slice, { timeout: 200 });
+    this.idleHandle = whenIdle(slice, { timeout: 100 });
     return () => cancel(this.idleHandle);
   }
 
