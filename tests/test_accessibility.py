@@ -1,7 +1,7 @@
 """axe-core on every built page: no serious or critical violation, light and dark, 1280 and 390 px.
 
 Besides each page as it opens, the states our own scripts create are checked too: the in-page
-search with a literal match and with ranked suggestions, an opened answer, a tick, and the home
+search with a literal match, a match and loose suggestions, an opened answer, a tick, and the home
 page's reset confirmation.
 """
 
@@ -20,7 +20,9 @@ SCHEMES = {"light": "default", "dark": "slate"}  # prefers-color-scheme → Mate
 WIDTHS = (1280, 390)
 BLOCKING = ("serious", "critical")
 
-ANSWER_MATCHING_NOTHING_LITERALLY = "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn"
+# Not on the page: one row fits it (a `match`), and one no row explains (`weak`, loose suggestions).
+NEAR_MISS = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x4)"
+NOT_COVERED = "RuntimeError: Found dtype Long but expected Float"
 
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog"'
 ITS_NAME = " aria-label=\"{{ lang.t('search') }}\""
@@ -112,9 +114,14 @@ def test_search_answers_and_ticks_have_no_serious_violation(palette_page, axe, s
     page.expect_scheme()
     check("a literal match, its entry current")
 
-    page.locator("[data-find-input]").fill(ANSWER_MATCHING_NOTHING_LITERALLY)
-    page.locator("[data-find-suggestion]").first.wait_for()
-    check("ranked suggestions")
+    page.locator("[data-find-input]").fill(NEAR_MISS)
+    page.locator("[data-find][data-find-verdict='match'] [data-find-suggestion]").first.wait_for()
+    check("a match, its entry named")
+
+    page.locator("[data-find-input]").fill(NOT_COVERED)
+    page.locator("[data-find][data-find-verdict='weak'] [data-find-suggestion]").first.wait_for()
+    page.locator("[data-find-elsewhere]").wait_for()
+    check("not covered: loose suggestions and where else to look")
 
     page.locator("details[data-answer] > summary").first.click()
     page.locator("[data-tick]").first.check()

@@ -124,17 +124,17 @@ def test_enter_and_buttons_step_through_every_match_and_wrap(page, site_url):
     open_reference(page, site_url)
     places, _ = occurrences(page, "detach")
     type_query(page, "detach")
-    assert status(page).startswith(f"第 1/{places} 处")
+    assert status(page).startswith(f"本页有这段原文：第 1/{places} 处")
     seen = [current_entries(page)]
     for step in range(2, places + 1):
         page.press(INPUT, "Enter")
-        assert status(page).startswith(f"第 {step}/{places} 处")
+        assert status(page).startswith(f"本页有这段原文：第 {step}/{places} 处")
         seen.append(current_entries(page))
         assert len(seen[-1]) == 1
     page.press(INPUT, "Enter")
-    assert status(page).startswith(f"第 1/{places} 处")  # wraps around
+    assert status(page).startswith(f"本页有这段原文：第 1/{places} 处")  # wraps around
     page.press(INPUT, "Shift+Enter")
-    assert status(page).startswith(f"第 {places}/{places} 处")
+    assert status(page).startswith(f"本页有这段原文：第 {places}/{places} 处")
     assert current_entries(page) == seen[-1]
     page.click("[data-find-prev]")
     assert current_entries(page) == seen[-2]
@@ -246,10 +246,10 @@ def test_without_the_highlight_api_marks_stand_in_and_leave_the_text_as_it_was(p
     assert page.locator("mark.rs-find-mark").count() == places
     current = "mark.rs-find-mark--current"
     assert page.locator(current).count() == 1
-    assert status(page).startswith(f"第 1/{places} 处")
+    assert status(page).startswith(f"本页有这段原文：第 1/{places} 处")
     first = page.evaluate(f"[...document.querySelectorAll('mark.rs-find-mark')].indexOf(document.querySelector('{current}'))")
     page.press(INPUT, "Enter")
-    assert status(page).startswith(f"第 2/{places} 处")
+    assert status(page).startswith(f"本页有这段原文：第 2/{places} 处")
     assert page.evaluate(f"[...document.querySelectorAll('mark.rs-find-mark')].indexOf(document.querySelector('{current}'))") == first + 1
     assert page.locator("mark.rs-find-mark").count() == places
     type_query(page, "")
