@@ -42,7 +42,7 @@ FIELDS = {"head": 4, "body": 1}
 # Chinese is indexed (as character bigrams) only where a reader's own words meet the page: the
 # symptoms and the headings of what is not covered, in `head`. Causes and truths, in `body`, give
 # their Latin words only (`model.eval()`, `retain_graph`): pasted error lines never hold Chinese,
-# and at 10,000 entries the causes' bigrams were four fifths of the index.
+# and at 10,000 entries the causes' bigrams were seven tenths of the index.
 _TERMS = {"head": tokenize, "body": lambda text: tokenize(text, cjk=False)}
 _MARKDOWN_LINK_TARGET = re.compile(r"\]\([^)]*\)")
 
