@@ -12,7 +12,7 @@ import yaml
 
 from find_support import INPUT, STATUS, current_entries, open_reference, paste, visible_entries
 from pytorch_error_lookup.lookup import Lookup, reduce_paste
-from pytorch_error_lookup.rule import best_fit, fold, split_exception
+from pytorch_error_lookup.rule import best_fit, fold, has_substance, split_exception
 
 pytestmark = pytest.mark.browser
 
@@ -120,16 +120,19 @@ def test_javascript_applies_the_same_rule_as_python(reference):
     set aside, and which template fits."""
     lookup = Lookup.installed()
     templates = lookup.pages[0].templates
-    queries = [reduce_paste(case["text"]) for case in CASES]
+    queries = [reduce_paste(case["text"]) for case in CASES] + [
+        "KeyError: 0", "ValueError: nan", "AssertionError", "RuntimeError: CUDA error: device-side assert triggered"]
     browser = reference.evaluate(
         """async (queries) => {
             const base = new URL('../assets/refsite/', location.href).href;
             const verdict = await import(base + 'find-verdict.js');
             const { foldQuery } = await import(base + 'find-fold.js');
-            const templates = await verdict.loadRules(document.querySelector('[data-find]').dataset.findPage);
+            const form = document.querySelector('[data-find]');
+            const patterns = verdict.patternsOf(form);
+            const templates = await verdict.loadRules(form.dataset.findPage);
             return queries.map((query) => {
-                const fit = verdict.bestFit(templates, foldQuery(query));
-                return [foldQuery(query), verdict.messageOf(query), fit && fit.entry];
+                const fit = verdict.bestFit(templates, foldQuery(query), patterns);
+                return [foldQuery(query), verdict.messageOf(query, patterns), fit && fit.entry];
             });
         }""",
         queries,
@@ -138,7 +141,7 @@ def test_javascript_applies_the_same_rule_as_python(reference):
     for query in queries:
         prefix, message = split_exception(query)
         fit = best_fit(templates, fold(query))
-        python.append([fold(query), message if prefix else None, fit and fit.entry])
+        python.append([fold(query), message if prefix and has_substance(message) else None, fit and fit.entry])
     assert browser == python
 
 
@@ -157,3 +160,20 @@ def test_enter_never_lands_on_a_loose_guess(reference):
     reference.press(INPUT, "Enter")
     assert reference.get_attribute(FORM, "data-find-verdict") in ("weak", "none")
     assert current_entries(reference) == []
+
+
+def test_text_found_only_where_the_page_says_it_leaves_it_out_is_not_covered(reference):
+    assert ask(reference, "RuntimeError: CUDA error: device-side assert triggered") == "weak"
+    assert "本页没有收录这条报错" in reference.text_content(STATUS)
+    assert current_entries(reference) == ["cuda-errors"]  # highlighted and shown, never hidden
+    assert reference.locator("[data-find-elsewhere]").is_visible()
+
+
+def test_a_message_too_short_to_count_is_not_on_the_page_by_accident(reference):
+    assert ask(reference, "KeyError: 0") in ("weak", "none")
+    assert ask(reference, "ValueError: nan") in ("weak", "none")
+
+
+def test_a_pasted_line_starts_on_the_rows_own_text_not_a_note_quoting_it(reference):
+    assert ask(reference, "_pickle.UnpicklingError: Weights only load failed.") == "literal"
+    assert current_entries(reference) == ["weights-only-unpickling"]

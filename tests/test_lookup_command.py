@@ -97,11 +97,11 @@ def test_a_whole_traceback_from_a_file(tmp_path):
     ([], b"", "empty"),
     ([], b"   \n\n", "empty"),
     ([], b"\x00\x01binary\x00", "binary"),
-    ([], b"\xff\xfe\xfa not utf-8", "UTF-8"),
     ([], b"x" * (5 << 20), "KiB"),
     (["/nonexistent/error.txt"], b"", "no such file"),
     (["--site", "/nonexistent/site"], MATMUL.encode(), "not a built site"),
     (["--no-such-option"], MATMUL.encode(), "unrecognized"),
+    (["--torch", "banana"], MATMUL.encode(), "not a torch release"),
 ])
 def test_bad_usage_exits_2_with_one_clear_line(argv, stdin, says):
     status, out, err = run(argv, stdin)
@@ -155,3 +155,26 @@ def test_without_a_torch_the_command_makes_no_release_remark(monkeypatch):
     monkeypatch.setattr(cli, "installed_torch", lambda: None)
     _, out, _ = run([], MATMUL.encode())
     assert "实跑" not in out
+
+
+def test_text_that_is_not_utf8_is_read_with_its_english_intact():
+    gbk = "训练失败：".encode("gbk") + MATMUL.encode()
+    status, out, _ = run(["--json"], gbk)
+    assert status == 0 and json.loads(out)["results"][0]["id"] == "matmul-shapes"
+
+
+def test_a_traceback_that_never_passes_through_the_rows_context_is_warned_about(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    traceback = ('Traceback (most recent call last):\n  File "train.py", line 1, in <module>\n'
+                 "    import transformers\nModuleNotFoundError: No module named 'transformers'\n")
+    _, out, _ = run([], traceback.encode())
+    assert "没有经过 torch.load" in out
+    from_load = traceback.replace("import transformers", "model = torch.load('ckpt.pt', weights_only=False)")
+    _, out, _ = run([], from_load.encode())
+    assert "没有经过" not in out
+
+
+def test_piping_into_head_ends_quietly():
+    done = subprocess.run(f"{sys.executable} -m pytorch_error_lookup --json | head -1", shell=True, input=MATMUL,
+                          text=True, capture_output=True, cwd=ROOT / "hooks")
+    assert done.stdout == "{\n" and done.stderr == ""

@@ -100,3 +100,15 @@ def test_templates_use_only_syntax_python_and_javascript_read_alike(lookup):
         for template in page.templates:
             assert "\\w" not in template.pattern and "\\d" not in template.pattern and "\\s" not in template.pattern
             assert "\\ " not in template.pattern and "\\-" not in template.pattern
+
+
+def test_a_message_needs_words_to_be_on_the_page_and_left_out_text_is_not_covered(lookup):
+    assert lookup("KeyError: 0").verdict in (WEAK, NONE)
+    assert lookup("ValueError: nan").verdict in (WEAK, NONE)
+    cuda = lookup("RuntimeError: CUDA error: device-side assert triggered")
+    assert cuda.verdict == WEAK and cuda.ids == ("cuda-errors",)
+
+
+def test_a_pasted_lines_own_row_comes_before_rows_quoting_it(lookup):
+    answer = lookup("_pickle.UnpicklingError: Weights only load failed.")
+    assert answer.verdict == LITERAL and answer.ids[0] == "weights-only-unpickling"

@@ -45,8 +45,11 @@ def test_a_covered_error_gets_the_note_after_its_whole_traceback():
 
 
 def test_an_unrelated_error_gets_no_note():
-    out = ipython("%load_ext pytorch_error_lookup", "{}['label']", "import torch\ntorch.randn(3)[7]")
+    out = ipython("%load_ext pytorch_error_lookup", "{}['label']", "import torch\ntorch.randn(3)[7]",
+                  "{}[0]", "x = [1]\nassert len(x) == 2", "raise ValueError('nan')", "import not_installed_package")
     assert "KeyError: 'label'" in out and "IndexError: index 7 is out of bounds" in out
+    assert "KeyError: 0" in out and "AssertionError" in out and "ValueError: nan" in out
+    assert "No module named 'not_installed_package'" in out  # an import, not the torch.load row's case
     assert "附录A" not in out
 
 

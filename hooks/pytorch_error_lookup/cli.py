@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urljoin
 
-from .lookup import Answer, Lookup, release_remark
+from .lookup import Answer, Lookup, off_context, release_numbers, release_remark
 from .rule import LITERAL, MATCH, NONE, WEAK
 from .terminal import Painter, wants_colour, wrap
 
@@ -59,10 +59,9 @@ def read_input(path: str | None, stdin=None) -> str:
         raise UsageError(f"{where} is over {MAX_INPUT_BYTES // 1024} KiB; paste the error's last lines, not a whole log")
     if b"\0" in raw:
         raise UsageError(f"{where} looks binary (it holds NUL bytes); give the error as text")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise UsageError(f"{where} is not UTF-8 text; give the error as text") from None
+    # Not UTF-8 (a log from a Chinese Windows console is often GBK): the error's own words are
+    # ASCII and survive; only the undecodable bytes are replaced.
+    text = raw.decode("utf-8-sig", errors="replace")
     if not text.strip():
         raise UsageError(f"nothing to look up: {where} is empty")
     return text
@@ -105,7 +104,7 @@ def installed_torch() -> str | None:
 
 
 def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
-            torch: str | None = None, labels: dict[str, str] | None = None) -> list[str]:
+            torch: str | None = None, labels: dict[str, str] | None = None, text: str = "") -> list[str]:
     style, headline = HEADLINES[answer.verdict]
     lines = wrap(paint(headline, style), width)
     for number, entry in enumerate(answer.entries, 1):
@@ -116,6 +115,9 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
             lines += wrap("+ " + paint(entry["second_line"], "title"), width, "   ")
         if entry.get("context"):
             lines += wrap(f"（{entry['context']}）", width, "   ")
+            if off_context(entry, text):
+                lines += wrap(paint(f"⚠️ 你的 traceback 没有经过 {'、'.join(entry['context_code'])}：这一条多半不是你的情况", "warn"),
+                              width, "   ")
         lines += wrap(paint.markdown(entry["cause"]), width, "   ")
         chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])
         if chapters:
@@ -162,19 +164,29 @@ def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None)
         arguments = parse_args(argv)
         text = read_input(arguments.file, stdin)
         base = site_base(arguments.site)
+        if arguments.torch and release_numbers(arguments.torch) is None:
+            raise UsageError(f"--torch {arguments.torch}: not a torch release (give one like 2.6.0)")
     except UsageError as error:
         print(f"pytorch-error-lookup: {error}", file=stderr)
         return EXIT_USAGE
     lookup = Lookup.installed()
     answer = lookup(text)
-    if arguments.json:
-        print(json.dumps(as_json(answer, base), ensure_ascii=False, indent=2), file=stdout)
-    else:
-        width = shutil.get_terminal_size().columns
-        torch = arguments.torch or installed_torch()
-        lines = as_text(answer, lookup.pages, base, Painter(wants_colour(stdout)), width, torch, lookup.seen_labels)
-        print("\n".join(lines), file=stdout)
+    try:
+        if arguments.json:
+            print(json.dumps(as_json(answer, base), ensure_ascii=False, indent=2), file=stdout)
+        else:
+            show_text(answer, lookup, arguments, base, text, stdout)
+        stdout.flush()
+    except BrokenPipeError:  # `| head`: the reader has what they wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_EXPLAINED if answer.verdict in (LITERAL, MATCH) else EXIT_NOT_EXPLAINED
+
+
+def show_text(answer: Answer, lookup: Lookup, arguments, base: str | None, text: str, stdout) -> None:
+    width = shutil.get_terminal_size().columns
+    torch = arguments.torch or installed_torch()
+    lines = as_text(answer, lookup.pages, base, Painter(wants_colour(stdout)), width, torch, lookup.seen_labels, text)
+    print("\n".join(lines), file=stdout)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from refsite.textfold import strip_traceback_noise, tokenize
 
-from .rule import LITERAL, MATCH, NONE, WEAK, Template, best_fit, fold, literal_needles, verdict_for
+from .rule import NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
 
 DATA_FILE = "lookup-data.json"
 MAX_SUGGESTIONS = 5  # as find-rank.js
@@ -59,21 +59,30 @@ class Page:
         return {entry["id"]: entry for entry in self.entries}
 
     @cached_property
-    def folded_texts(self) -> list[tuple[str | None, str]]:
-        return [(owner, fold(text)) for owner, text in self.texts]
+    def folded_texts(self) -> list[tuple[str | None, str, bool]]:
+        return [(owner, fold(text), fragment) for owner, text, fragment in self.texts]
 
     @cached_property
     def order(self) -> dict[str, int]:
         return {entry["id"]: position for position, entry in enumerate(self.entries)}
 
-    def literal(self, needles: list[str]) -> tuple[bool, list[str]]:
-        """Whether a needle is on the page (the first that is), and the rows holding it."""
+    def literal(self, needles: list[str], *, fragments_first: bool) -> tuple[bool, list[str]]:
+        """Whether a needle is on the page (the first that is), and the rows holding it, in page
+        order; with `fragments_first` (a pasted error line), rows whose own error text holds it
+        come before rows that only mention it (as the page's box first makes one of those current)."""
         for needle in needles:
-            owners = [owner for owner, text in self.folded_texts if needle in text]
-            if owners:
-                rows = [owner for owner in dict.fromkeys(owners) if owner in self.entry_by_id]
+            hits = [(owner, fragment) for owner, text, fragment in self.folded_texts if needle in text]
+            if hits:
+                if fragments_first:
+                    hits.sort(key=lambda hit: not hit[1])  # stable: page order within each
+                rows = [owner for owner in dict.fromkeys(owner for owner, _ in hits) if owner in self.entry_by_id]
                 return True, rows
         return False, []
+
+    def explains(self, rows: list[str]) -> bool:
+        """Whether a literal hit is in something other than the page's own list of what it
+        leaves out (九): text found only there is not explained."""
+        return not rows or any(self.entry_by_id[row]["kind"] != "not-covered" for row in rows)
 
     @cached_property
     def index(self):
@@ -103,6 +112,23 @@ class Page:
         results = index.query(query)
         results.sort(key=lambda result: (-result["score"], self.order.get(result["ref"], len(self.order))))
         return [result["ref"] for result in results[:MAX_SUGGESTIONS] if result["ref"] in self.entry_by_id]
+
+
+_FRAME = re.compile(r'^[ \t]*File "[^"\n]*", line \d+', re.MULTILINE)
+
+
+def off_context(entry: dict, text: str) -> bool:
+    """Whether `text` is a traceback that never passes through the code the row's context names
+    (`torch.load`): neither a code line calling it nor a frame of that function. A single line
+    shows no frames, so it is never off context."""
+    codes = entry.get("context_code") or []
+    if not codes or not _FRAME.search(text):
+        return False
+    for code in codes:
+        function = code.rsplit(".", 1)[-1]
+        if code in text or re.search(rf", in {re.escape(function)}\b", text):
+            return False
+    return True
 
 
 _RELEASE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
@@ -159,26 +185,28 @@ class Lookup:
         return cls(load_data())
 
     def __call__(self, text: str, *, rank: bool = True) -> Answer:
-        """The verdict and entries for `text`. With `rank=False`, a text the page does not
-        explain is answered `none` without ranking (a caller that only needs to know)."""
+        """The verdict and entries for `text`, in the order rule.verdict_for gives. With
+        `rank=False`, a text the page does not explain is answered `none` without ranking
+        (a caller that only needs to know)."""
         query = reduce_paste(text)
         needles = literal_needles(query)
         if not needles:
             return Answer(NONE, None, ())
+        pasted_line = bool(split_exception(query)[0])
         for page in self.pages:
-            on_page, rows = page.literal(needles)
+            on_page, rows = page.literal(needles, fragments_first=pasted_line)
             if on_page:
-                return Answer(LITERAL, page, tuple(rows))
+                return Answer(verdict_for(literal=True, explains=page.explains(rows)), page, tuple(rows))
         folded = fold(query)
         fits = [(fit, page) for page in self.pages if (fit := best_fit(page.templates, folded))]
         if fits:
             fit, page = max(fits, key=lambda pair: pair[0].rank)
-            return Answer(verdict_for(literal=False, fit=fit, ranked=()), page, (fit.entry,))
+            return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,))
         for page in self.pages if rank else ():
             ranked = page.rank(query)
             if ranked:
-                return Answer(WEAK, page, tuple(ranked))
-        return Answer(NONE, None, ())
+                return Answer(verdict_for(literal=False, ranked=ranked), page, tuple(ranked))
+        return Answer(verdict_for(literal=False), None, ())
 
 
 @functools.lru_cache(maxsize=1)

@@ -16,7 +16,7 @@ import traceback
 from refsite.inline import parse_inline
 
 from .cli import SITE_VARIABLE, entry_url
-from .lookup import Lookup, release_remark
+from .lookup import Lookup, off_context, release_remark
 from .rule import LITERAL, MATCH
 from .terminal import Painter
 
@@ -41,7 +41,10 @@ class Note:
 
     def text(self) -> str:
         paint = Painter(colour=False)
-        lines = [self.headline(), f"  {self.entry['fragment']}", f"  {paint.markdown(self.entry['cause'])}"]
+        lines = [self.headline(), f"  {self.entry['fragment']}"]
+        if self.entry.get("context"):
+            lines.append(f"  （{self.entry['context']}）")
+        lines.append(f"  {paint.markdown(self.entry['cause'])}")
         if self._chapters():
             lines.append(f"  去哪：{self._chapters()}")
         if self.release_said:
@@ -62,7 +65,8 @@ class Note:
         return (
             '<div class="pytorch-error-lookup" style="border-left:3px solid #4caf50;padding:4px 10px;margin:4px 0">'
             f"<div><strong>{escape(self.headline())}</strong></div>"
-            f"<div><code>{escape(self.entry['fragment'])}</code></div>"
+            f"<div><code>{escape(self.entry['fragment'])}</code>"
+            f"{escape('（' + self.entry['context'] + '）') if self.entry.get('context') else ''}</div>"
             f"<div>{_inline_html(self.entry['cause'])}</div>"
             f'{chapters}<div><a href="{escape(self.url, quote=True)}" target="_blank">{escape(self.url)}</a></div>'
             "</div>"
@@ -88,10 +92,14 @@ def _inline_html(markdown: str) -> str:
 
 def note_for(etype, value, tb, lookup: Lookup) -> Note | None:
     """The note for an exception, or None when the page does not explain it."""
+    if not str(value).strip():
+        return None  # a bare `AssertionError`: no message, nothing a row could explain
     text = "".join(traceback.format_exception(etype, value, tb))
     answer = lookup(text, rank=False)
     if answer.verdict not in (LITERAL, MATCH) or not answer.entries:
         return None
+    if off_context(answer.entries[0], text):
+        return None  # `No module named 'x'` from an import, not from the `torch.load` the row is about
     torch = sys.modules.get("torch")  # the note runs in the reader's own process
     release = getattr(torch, "__version__", None)
     release_said = release_remark(answer.entries[0], str(release), lookup.seen_labels) if release else None

@@ -79,13 +79,22 @@ def fold(text: str) -> str:
 # `RuntimeError: `, `torch._dynamo.exc.UserError: `, `GuardOnDataDependentSymNode: `, and a
 # warning as Python prints it: `/path/x.py:4: UserWarning: `. The last part of the name starts
 # with a capital; the message after it is what the page quotes.
-EXCEPTION_PREFIX = re.compile(r"^\s*(?:\S+\.py:[0-9]+: )?(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*: ")
+# (The page's box reads this pattern and MESSAGE_START from its form: one source, two engines.)
+EXCEPTION_PREFIX = re.compile(r"^[ \t]*(?:[^ \t\r\n]+\.py:[0-9]+: )?(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*: ")
+# A message set aside from its exception's name counts only with two words in it: `KeyError: 0`
+# or `ValueError: nan` is on the page by accident, not because the page explains it.
+WORD = re.compile("[A-Za-z]{2,}|[\u4e00-\u9fff]{2,}")
+MESSAGE_WORDS = 2
 
 
 def split_exception(line: str) -> tuple[str, str]:
     """(`RuntimeError: `, message) for a pasted last line; ("", line) when it names none."""
     found = EXCEPTION_PREFIX.match(line)
     return (found.group(), line[found.end():]) if found else ("", line)
+
+
+def has_substance(message: str) -> bool:
+    return len(WORD.findall(message)) >= MESSAGE_WORDS
 
 
 # ── Templates ─────────────────────────────────────────────────────────────────────────────────
@@ -131,8 +140,8 @@ class Template:
 
 
 def _escape(text: str) -> str:
-    # Only the characters that are syntax in both languages: JavaScript's `u` mode and Python
-    # alike accept `\.`, while an escaped space or hyphen is an error in one of them.
+    # Only the characters that are syntax in both languages, so that an escape never depends on
+    # an engine's leniency (an escaped space or hyphen is an error in JavaScript's `u` mode).
     return _REGEX_SYNTAX.sub(r"\\\1", text)
 
 
@@ -273,14 +282,18 @@ def literal_needles(query: str) -> list[str]:
     if not whole:
         return []
     prefix, message = split_exception(query)
+    if not prefix or not has_substance(message):
+        return [whole]
     message = fold(message)
-    return [whole, message] if prefix and message and message != whole else [whole]
+    return [whole, message] if message != whole else [whole]
 
 
-def verdict_for(*, literal: bool, fit: Fit | None, ranked: Sequence) -> str:
-    """The order every lookup follows; each argument is what one step found."""
+def verdict_for(*, literal: bool, explains: bool = True, fit: Fit | None = None, ranked: Sequence = ()) -> str:
+    """The order every lookup follows; each argument is what one step found. `explains`: the
+    literal hits are not all in rows that say the page leaves this out (九, not-covered): text
+    found only there is on the page, but nothing on the page explains it, so `weak`."""
     if literal:
-        return LITERAL
+        return LITERAL if explains else WEAK
     if fit is not None:
         return MATCH
     return WEAK if ranked else NONE

@@ -28,7 +28,8 @@ FORMAT = 1
 
 
 class _FindTexts(HTMLParser):
-    """The text of every [data-find-text] element, with the id of the [data-entry] around it."""
+    """The text of every [data-find-text] element: [id of the [data-entry] around it, text,
+    whether it is a row's verbatim error text ([data-fragment])]."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -42,7 +43,7 @@ class _FindTexts(HTMLParser):
         if tag in ("br", "img", "input", "wbr", "hr", "meta", "link"):
             return
         if collecting and not any(open_[2] for open_ in self._open):
-            self.texts.append([entry, ""])
+            self.texts.append([entry, "", "data-fragment" in attributes])
         self._open.append((tag, entry, collecting or bool(self._open and self._open[-1][2])))
 
     def handle_endtag(self, tag):
@@ -59,6 +60,10 @@ def _plain(markdown: str) -> str:
     def text(spans) -> str:
         return "".join(span.text if span.kind in ("text", "code") else text(span.children) for span in spans)
     return text(parse_inline(markdown))
+
+
+def _code_spans(markdown: str) -> list[str]:
+    return [span.text for span in parse_inline(markdown) if span.kind == "code"]
 
 
 def _first_line(text: str | None, limit: int = 160) -> str | None:
@@ -87,6 +92,9 @@ def _page_data(site_page, renderer: Renderer) -> dict:
                 "fragment": fragment if section.kind == "errors" else _plain(fragment),
                 "second_line": getattr(entry, "second_line", None),
                 "context": _plain(entry.context) if getattr(entry, "context", None) else None,
+                # The code the context names (`torch.load`): a traceback that never passes
+                # through it is not this row's situation.
+                "context_code": _code_spans(entry.context) if getattr(entry, "context", None) else [],
                 "cause": cause,  # inline Markdown: the terminal shows code spans as `code`
                 "chapters": [{"id": chapter, "title": book.chapter(chapter).title}
                              for chapter in getattr(entry, "chapters", ())],

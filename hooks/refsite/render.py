@@ -13,6 +13,8 @@ from typing import Callable
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from pytorch_error_lookup import rule as lookup_rule
+
 from .inline import parse_inline
 from .model import SEEN_LABELS, Site
 from .sitemap import HOME, SitePage, book_index_uri, chapter_uri, progress_manifest, reference_uri
@@ -99,6 +101,13 @@ class Renderer:
         )
         self.env.filters["md"] = InlineMarkdown(self.env)
         self.env.globals["seen_labels"] = SEEN_LABELS
+        # The lookup rule's patterns that the page's box applies at each keystroke (find-verdict.js).
+        self.env.globals["find_patterns"] = {
+            "exception": lookup_rule.EXCEPTION_PREFIX.pattern,
+            "message_start": lookup_rule.MESSAGE_START.pattern,
+            "word": lookup_rule.WORD.pattern,
+            "message_words": lookup_rule.MESSAGE_WORDS,
+        }
         self.manifest = progress_manifest(site)
 
     def render(self, page: SitePage, href: Href) -> RenderedPage:

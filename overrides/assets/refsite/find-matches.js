@@ -76,10 +76,33 @@ export class Matches {
   get count() { return this.found.starts.length; }
   get entryCount() { return this.found.entryCount; }
 
-  /** Index of the first match in the element `elementIndex` or after it (count if none). */
-  firstFromElement(elementIndex) {
+  /**
+   * Index of the first match in the element `elementIndex` or after it (count if none); with
+   * `fragment`, the first such match in a row's verbatim error text ([data-fragment]), if any.
+   */
+  firstFromElement(elementIndex, { fragment = false } = {}) {
     const elementOf = this.found.elementIndex;
-    return firstIndexWhere(this.count, (index) => elementOf[index] >= elementIndex);
+    const first = firstIndexWhere(this.count, (index) => elementOf[index] >= elementIndex);
+    if (!fragment) return first;
+    for (let index = first; index < this.count; index++) {
+      if (this.elements[elementOf[index]].hasAttribute("data-fragment")) return index;
+    }
+    return first;
+  }
+
+  /**
+   * Whether the matches are in something that explains them: false when every match in a table
+   * row is in the page's list of what it leaves out (九, `.rs-section--not-covered`).
+   */
+  explained() {
+    let leftOut = false;
+    for (let index = 0; index < this.count; index++) {
+      const entry = this.entryOf(index);
+      if (!entry) continue;
+      if (entry.closest(".rs-section--errors, .rs-section--symptoms")) return true;
+      if (entry.closest(".rs-section--not-covered")) leftOut = true;
+    }
+    return !leftOut;
   }
 
   /** Move the current match by `delta`, wrapping around. */

@@ -11,9 +11,10 @@ export class Status {
 
 /**
  * Where the reader is among the literal matches. `messagePart`: what matched is the message of a
- * pasted line, without the exception's name in front of it.
+ * pasted line, without the exception's name in front of it; `leftOut`: every match is in 九.
  */
-export function matchStatus(current, count, entryCount, { messagePart = false } = {}) {
-  const found = messagePart ? "本页有这条报错的原文（不算开头的异常名）" : "本页有这段原文";
+export function matchStatus(current, count, entryCount, { messagePart = false, leftOut = false } = {}) {
+  const found = leftOut ? "本页没有收录这条报错，它只出现在本页故意没收的那一节里"
+    : messagePart ? "本页有这条报错的原文（不算开头的异常名）" : "本页有这段原文";
   return `${found}：第 ${current + 1}/${count} 处 · 共 ${count} 处匹配，在 ${entryCount} 个条目里`;
 }

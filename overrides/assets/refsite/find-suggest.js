@@ -17,8 +17,8 @@ export class Suggestions {
    * `status`: the Status line; `current`: the CurrentEntry; `viewport`: scrolls below the box;
    * `url`: the UrlSync; `pageKey` names the page's index; `onVerdict(verdict)` is told the outcome.
    */
-  constructor({ list, elsewhere, status, current, viewport, url, pageKey, entryOrder, onVerdict }) {
-    Object.assign(this, { list, elsewhere, status, current, viewport, url, pageKey, entryOrder, onVerdict });
+  constructor({ list, elsewhere, status, current, viewport, url, pageKey, entryOrder, onVerdict, patterns }) {
+    Object.assign(this, { list, elsewhere, status, current, viewport, url, pageKey, entryOrder, onVerdict, patterns });
     this.ranked = [];
     this.fit = null;
     this.deciding = false;
@@ -58,7 +58,7 @@ export class Suggestions {
     }
     if (generation !== this.generation) return;
     this.deciding = false;
-    const fit = bestFit(templates, foldQuery(query));
+    const fit = bestFit(templates, foldQuery(query), this.patterns);
     const onPage = (id) => document.getElementById(id);
     this.fit = fit && onPage(fit.entry) ? fit : null;
     this.ranked = this.fit ? [] : rank(index, query, this.entryOrder).filter(({ id }) => onPage(id));
@@ -76,7 +76,7 @@ export class Suggestions {
   }
 
   showNotCovered(verdict) {
-    if (this.elsewhere) this.elsewhere.hidden = false;
+    this.showElsewhere();
     if (verdict === NONE) {
       this.status.set("本页没有收录这条报错，也没有字面相近的条目。");
       return;
@@ -87,6 +87,11 @@ export class Suggestions {
       // A description in Chinese (a symptom), not an error's text: nothing to be "not covered".
       ? `本页没有这句原文。按字面最接近的 ${this.ranked.length} 条如下，不一定就是你遇到的情况。`
       : `本页没有收录这条报错。下面 ${this.ranked.length} 条只是字面相近，不一定相关，请对照原文再用。`);
+  }
+
+  /** Where else to look: the page's 九 and the chapter map. */
+  showElsewhere() {
+    if (this.elsewhere) this.elsewhere.hidden = false;
   }
 
   /** Enter: land on the entry that explains the text (or as soon as that is known). */

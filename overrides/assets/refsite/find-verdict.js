@@ -1,8 +1,8 @@
 // How sure the box is: every query ends in one verdict, `literal`, `match`, `weak` or `none`.
-// The rule is pytorch_error_lookup/rule.py's (its docstring says it in full); this module applies
-// it in the same order, to the templates that module compiled at build time for this page
-// (find-index/<page>.rules.js). tests/fixtures/lookup_cases.yml holds the labelled cases that
-// both sides are tested against.
+// The rule is pytorch_error_lookup/rule.py's (its docstring says it in full). Its patterns come
+// from there too: the ones a keystroke needs are written on the form [data-find] (patternsOf),
+// the row templates in find-index/<page>.rules.js (loadRules). This module applies them in the
+// same order; tests/fixtures/lookup_cases.yml holds the labelled cases both sides are tested on.
 
 import { loadScript } from "./find-rank.js";
 
@@ -13,13 +13,34 @@ export const NONE = "none";
 
 const RULES_GLOBAL = "refsiteFindRules";
 
-// `RuntimeError: `, `torch._dynamo.exc.UserError: `, a warning's `/path/x.py:4: UserWarning: `.
-const EXCEPTION_PREFIX = /^\s*(?:\S+\.py:[0-9]+: )?(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*: /;
+/**
+ * The rule's own patterns, as pytorch_error_lookup.rule wrote them on the form: `exception`
+ * (`RuntimeError: ` and the like at the start of a pasted line), `messageStart` (where each error
+ * message of a folded pasted text starts), and the words a message needs to count.
+ */
+export function patternsOf(form) {
+  return {
+    exception: new RegExp(form.dataset.findException),
+    messageStart: new RegExp(form.dataset.findMessageStart, "g"),
+    word: new RegExp(form.dataset.findWord, "g"),
+    messageWords: Number(form.dataset.findMessageWords),
+  };
+}
 
-/** The message of a pasted last line, its exception's name set aside; null if it names none. */
-export function messageOf(query) {
-  const found = EXCEPTION_PREFIX.exec(query);
-  return found ? query.slice(found[0].length) : null;
+/** Whether `query` starts with an exception's name, as a pasted last line does. */
+export function isPastedLine(query, patterns) {
+  return patterns.exception.test(query);
+}
+
+/**
+ * The message of a pasted last line, its exception's name set aside; null if it names none, or
+ * if too little is left to count (`KeyError: 0` is on the page by accident).
+ */
+export function messageOf(query, patterns) {
+  const found = patterns.exception.exec(query);
+  if (!found) return null;
+  const message = query.slice(found[0].length);
+  return (message.match(patterns.word) ?? []).length >= patterns.messageWords ? message : null;
 }
 
 const rules = new Map(); // page key -> Promise<[{ entry, regex, anchor, fixed }]>
@@ -44,12 +65,8 @@ export function loadRules(pageKey) {
   return rules.get(pageKey);
 }
 
-// Where each error message of a (folded) pasted text starts: `runtimeerror: `, `keyerror: `,
-// `userwarning: ` (not `hint: `, which goes on the message before it).
-const MESSAGE_START = /(?:^| )(?:[a-z_][a-z0-9_]*\.)*[a-z_][a-z0-9_]*(?:error|exception|warning): /g;
-
-export function messageStarts(foldedQuery) {
-  return [...foldedQuery.matchAll(MESSAGE_START)].map((found) => found.index);
+export function messageStarts(foldedQuery, patterns) {
+  return [...foldedQuery.matchAll(patterns.messageStart)].map((found) => found.index);
 }
 
 /**
@@ -58,14 +75,14 @@ export function messageStarts(foldedQuery) {
  * matters last); within one message the most specific, then the one ending last. Ties keep page
  * order.
  */
-export function bestFit(templates, foldedQuery) {
+export function bestFit(templates, foldedQuery, patterns) {
   let best = null;
   let starts = null;
   for (const template of templates) {
     if (!foldedQuery.includes(template.anchor)) continue;
     const found = template.regex.exec(foldedQuery);
     if (!found) continue;
-    starts ??= messageStarts(foldedQuery);
+    starts ??= messageStarts(foldedQuery, patterns);
     const fit = {
       entry: template.entry,
       message: starts.filter((start) => start <= found.index).length,
@@ -83,9 +100,12 @@ function outranks(a, b) {
   return a.end > b.end;
 }
 
-/** The order every lookup follows; each argument is what one step found. */
-export function verdictFor({ literal, fit, ranked }) {
-  if (literal) return LITERAL;
+/**
+ * The order every lookup follows; each argument is what one step found. `explains`: the literal
+ * hits are not all in the rows where the page says it leaves this out (九).
+ */
+export function verdictFor({ literal, explains = true, fit = null, ranked = [] }) {
+  if (literal) return explains ? LITERAL : WEAK;
   if (fit) return MATCH;
   return ranked.length > 0 ? WEAK : NONE;
 }

@@ -20,7 +20,7 @@ import { Status, matchStatus } from "./find-status.js";
 import { Suggestions } from "./find-suggest.js";
 import { stripTracebackNoise } from "./find-tokenize.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
-import { LITERAL, messageOf } from "./find-verdict.js";
+import { LITERAL, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-verdict.js";
 import { Viewport } from "./find-viewport.js";
 import { mountOnEachPage } from "./progress-mount.js";
 
@@ -34,7 +34,9 @@ function mountFind(doc) {
   const elements = [...root.querySelectorAll("[data-find-text]")];
 
   const matches = new Matches(elements);
+  const patterns = patternsOf(form); // the lookup rule's patterns, written on the form at build time
   let messagePart = false; // the literal matches are of the query's message, its exception's name set aside
+  let leftOut = false; // ...and all are in the rows where the page says it leaves this out (九)
   const viewport = new Viewport(form, elements);
   const painter = supportsHighlights ? new HighlightPainter() : new MarkPainter(root);
   const paintWindow = new PaintWindow(painter, matches, viewport);
@@ -46,6 +48,7 @@ function mountFind(doc) {
     elsewhere: form.querySelector("[data-find-elsewhere]"),
     status, current, viewport, url,
     onVerdict: setVerdict,
+    patterns,
     pageKey: form.dataset.findPage,
     entryOrder: new Map([...root.querySelectorAll("[data-entry]")].map((entry, index) => [entry.id, index])),
   });
@@ -73,7 +76,7 @@ function mountFind(doc) {
     setVerdict("");
     const folded = matches.find(query);
     // A pasted last line is on the page when its message is, `RuntimeError: ` set aside.
-    const message = folded && matches.count === 0 ? messageOf(query) : null;
+    const message = folded && matches.count === 0 ? messageOf(query, patterns) : null;
     messagePart = message !== null && matches.find(message);
     if (matches.count === 0) {
       current.mark(null);
@@ -82,12 +85,16 @@ function mountFind(doc) {
       else status.set("");
       return;
     }
-    setVerdict(LITERAL);
+    const verdict = verdictFor({ literal: true, explains: matches.explained() });
+    setVerdict(verdict);
     setStepping(true);
-    const first = matches.firstFromElement(viewport.firstElementInView());
+    // A pasted error line starts on a row's own error text, not on a note that quotes it.
+    const first = matches.firstFromElement(viewport.firstElementInView(), { fragment: isPastedLine(query, patterns) });
     matches.current = first === matches.count ? 0 : first;
+    leftOut = verdict !== LITERAL; // only in 九: on the page, not explained
     if (!painter.rewritesDom) paintWindow.paint(); // the <mark> fallback paints in showCurrent
     showCurrent({ scroll });
+    if (leftOut) suggestions.showElsewhere();
   }
 
   function showCurrent({ scroll }) {
@@ -106,7 +113,7 @@ function mountFind(doc) {
       painter.setCurrent(bounds);
     }
     current.mark(matches.entryOf(index));
-    status.set(matchStatus(index, matches.count, matches.entryCount, { messagePart }));
+    status.set(matchStatus(index, matches.count, matches.entryCount, { messagePart, leftOut }));
     if (scroll) viewport.scrollIntoViewBelowBox(element, bounds);
     paintWindow.follow();
   }
