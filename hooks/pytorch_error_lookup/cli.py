@@ -1,7 +1,7 @@
 """pytorch-error-lookup: what 附录A says about an error, in the terminal where it appeared.
 
-    pytorch-error-lookup [--json] [--site URL|FOLDER] [FILE]
-    python train.py 2>&1 | pytorch-error-lookup
+    pytorch-error-lookup [--json] [--torch VERSION] [--site URL|FOLDER] [FILE]
+    python train.py 2>&1 | tail -n 80 | pytorch-error-lookup
     python -m pytorch_error_lookup traceback.txt
 
 Reads one line or a whole traceback (FILE, or standard input) and prints the verdict and the
