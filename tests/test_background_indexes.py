@@ -1,6 +1,7 @@
 """The ranked indexes are built in a second process, and come out the same."""
 
 import multiprocessing
+import time
 from pathlib import Path
 
 from refsite.find_index import INDEX_URL_PATTERN, LUNR_JS_URL, BackgroundIndexes, index_scripts
@@ -26,6 +27,18 @@ def test_cancel_ends_the_worker_process():
     workers = set(multiprocessing.active_children()) - before
     assert workers, "no worker process was started"
     indexes.cancel()
-    for worker in workers:
-        worker.join(timeout=120)  # it may finish the index it is building first
-        assert not worker.is_alive(), "the worker is still alive after cancel()"
+    # It may finish the index it is building first. The pool's own thread reaps it, racing a
+    # join() of ours (the loser's join returns at once and calls it alive): ask the system.
+    deadline = time.monotonic() + 120
+    while any(_running(worker.pid) for worker in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_running(worker.pid) for worker in workers), "the worker is still alive after cancel()"
+
+
+def _running(pid: int) -> bool:
+    """Whether the process runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state != "Z"
