@@ -7,9 +7,7 @@ import os
 import re
 import unicodedata
 
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+from refsite.inline import parse_inline
 
 # SGR codes: bold, dim, and a colour each for verdicts, code and links.
 STYLES = {"bold": "1", "dim": "2", "good": "32", "warn": "33", "code": "36", "link": "34;4", "title": "1;35"}
@@ -30,11 +28,22 @@ class Painter:
         return f"\x1b[{STYLES[style]}m{text}\x1b[0m" if self.colour and text else text
 
     def markdown(self, text: str) -> str:
-        """Inline Markdown as a terminal shows it: code keeps its backticks (and is coloured),
-        bold is bold, a link is its label and its address."""
-        text = _LINK.sub(lambda found: f"{found[1]} ({found[2]})", text)
-        text = _BOLD.sub(lambda found: self(found[1], "bold"), text)
-        return _CODE_SPAN.sub(lambda found: self(f"`{found[2]}`", "code"), text)
+        """Inline Markdown (parsed as the page parses it, refsite.inline) as a terminal shows it:
+        code keeps its backticks (and is coloured), bold is bold, a link is its label and address."""
+        return self._spans(parse_inline(text))
+
+    def _spans(self, spans) -> str:
+        parts = []
+        for span in spans:
+            if span.kind == "text":
+                parts.append(span.text)
+            elif span.kind == "code":
+                parts.append(self(f"`{span.text}`", "code"))
+            elif span.kind == "strong":
+                parts.append(self(self._spans(span.children), "bold"))
+            else:
+                parts.append(f"{self._spans(span.children)} ({span.href})")
+        return "".join(parts)
 
 
 def display_width(text: str) -> int:

@@ -13,19 +13,14 @@ since that run), not-run (no run of that release is kept, or it left the row out
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import yaml
 
+from pytorch_error_lookup.lookup import release_numbers
+
 from .model import code_sha
 
-_RELEASE = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?")
-
-
-def _numbers(release: str) -> tuple[int, ...] | None:
-    found = _RELEASE.match(release.strip().lstrip("v"))
-    return tuple(int(part) for part in found.groups() if part is not None) if found else None
 
 
 def kept_runs(data_dir: Path, book: str = "pytorch") -> dict[str, Path]:
@@ -46,12 +41,12 @@ def seen_on(release: str, data_dir: Path, book: str = "pytorch") -> dict[str, st
     Every row is `not-run` when no run of that release is kept.
     """
     programs = yaml.safe_load((Path(data_dir) / book / "reproducers.yml").read_text(encoding="utf-8")) or {}
-    wanted = _numbers(release)
+    wanted = release_numbers(release)
     runs = {kept: path for kept, path in kept_runs(data_dir, book).items()
-            if wanted and _numbers(kept)[:len(wanted)] == wanted}
+            if wanted and release_numbers(kept)[:len(wanted)] == wanted}
     if not runs:
         return {row_id: "not-run" for row_id in programs}
-    newest = max(runs, key=_numbers)
+    newest = max(runs, key=release_numbers)
     results = yaml.safe_load(runs[newest].read_text(encoding="utf-8")).get("results", {})
 
     def seen(row_id: str) -> str:
