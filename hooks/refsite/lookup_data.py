@@ -66,7 +66,7 @@ def _code_spans(markdown: str) -> list[str]:
     return [span.text for span in parse_inline(markdown) if span.kind == "code"]
 
 
-def _first_line(text: str | None, limit: int = 160) -> str | None:
+def _last_line(text: str | None, limit: int = 160) -> str | None:
     line = (text or "").strip().splitlines()[-1:] or [""]
     return line[0][:limit] or None
 
@@ -100,7 +100,7 @@ def _page_data(site_page, renderer: Renderer) -> dict:
                              for chapter in getattr(entry, "chapters", ())],
                 # How the row's text came out on each torch release run (the release matrix).
                 "releases": [{"release": run.torch_release, "seen": run.shown_as,
-                              "excerpt": _first_line(run.excerpt) if run.differs else None}
+                              "excerpt": _last_line(run.excerpt) if run.differs else None}
                              for run in getattr(entry, "releases", ReleaseRuns()).runs],
             })
     return {
