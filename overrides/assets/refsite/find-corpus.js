@@ -3,7 +3,7 @@
 // and offset. A keystroke then costs one indexOf loop over a string plus StaticRanges for the hits.
 
 import { firstIndexWhere } from "./find-bisect.js";
-import { foldInto } from "./find-fold.js";
+import { foldText } from "./find-fold.js";
 
 // Between elements, so that no match runs from one cell into the next (queries never hold it).
 const SEPARATOR = "\n";
@@ -63,11 +63,7 @@ export class CorpusBuilder {
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       this.nodes.push(node);
       this.nodeStarts.push(this.length);
-      let chunk = "";
-      foldInto(node.data, state, (char, offset) => {
-        chunk += char;
-        this.offsets.push(offset);
-      });
+      const chunk = foldText(node.data, state, this.offsets);
       this.chunks.push(chunk);
       this.length += chunk.length;
       lastNode = node;

@@ -28,47 +28,67 @@ function foldNonAscii(char) {
 }
 
 /**
- * Calls emit(foldedChar, sourceOffset) for each folded character of `text`, collapsing runs of
- * whitespace. `state.space` carries "the last emitted character was a space" across calls, so
- * text split over several nodes collapses as one.
+ * The folded form of `text`, runs of whitespace collapsed. Each folded character's offset in
+ * `text` is pushed to `offsets` (a GrowableInt32; null when nobody needs them); a character that
+ * folds to several (`…` to `...`) gives each of them its own offset. `state.space` carries "the
+ * last folded character was a space" across calls, so text split over several nodes collapses
+ * as one. Stretches that fold to themselves (lowercase ASCII, most CJK) are copied whole: one
+ * string per character made folding a long page a few hundred milliseconds of garbage.
  */
-export function foldInto(text, state, emit) {
-  for (let i = 0; i < text.length; i++) {
+export function foldText(text, state, offsets = null) {
+  let out = "";
+  let space = state.space;
+  let run = 0; // text[run, i) folds to itself and is not in `out` yet
+  const flush = (end) => {
+    if (end === run) return;
+    out += text.slice(run, end);
+    if (offsets) for (let k = run; k < end; k++) offsets.push(k);
+  };
+  let i = 0;
+  while (i < text.length) {
     const code = text.charCodeAt(i);
+    const blank = code === 32 || (code >= 9 && code <= 13);
+    if (code < 128 && !blank && (code < 65 || code > 90)) {
+      space = false; // Fast path: almost all of an error page is ASCII or CJK.
+      i += 1;
+      continue;
+    }
+    let width = 1;
     let result;
     if (code < 128) {
-      // Fast path: almost all of an error page is ASCII or CJK.
-      if (code === 32 || (code >= 9 && code <= 13)) result = " ";
-      else result = code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text[i];
+      result = blank ? " " : String.fromCharCode(code + 32);
     } else {
-      const wide = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length;
-      result = foldNonAscii(wide ? text.slice(i, i + 2) : text[i]);
-      if (wide) {
-        emitAll(result, i, state, emit);
-        i++;
+      width = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
+      const char = width === 2 ? text.slice(i, i + 2) : text[i];
+      result = foldNonAscii(char);
+      if (width === 1 && result === char) {
+        space = false;
+        i += 1;
         continue;
       }
     }
-    emitAll(result, i, state, emit);
-  }
-}
-
-function emitAll(result, offset, state, emit) {
-  for (let k = 0; k < result.length; k++) {
-    const char = result[k];
-    if (char === " ") {
-      if (state.space) continue;
-      state.space = true;
-    } else {
-      state.space = false;
+    flush(i);
+    for (let k = 0; k < result.length; k++) {
+      const char = result[k];
+      if (char === " ") {
+        if (space) continue;
+        space = true;
+      } else {
+        space = false;
+      }
+      out += char;
+      offsets?.push(i);
     }
-    emit(char, offset);
+    i += width;
+    run = i;
   }
+  flush(text.length);
+  state.space = space;
+  return out;
 }
 
 /** The folded form of a query: the same folding, without leading or trailing space. */
 export function foldQuery(query) {
-  let out = "";
-  foldInto(String(query), { space: true }, (char) => { out += char; });
+  const out = foldText(String(query), { space: true });
   return out.endsWith(" ") ? out.slice(0, -1) : out;
 }
