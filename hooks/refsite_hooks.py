@@ -108,7 +108,7 @@ def on_page_content(html: str, page, config, files):
 
 
 def on_post_build(config):
-    # In-page search: lunr.js and each reference page's ranked index, next to the page assets.
+    # In-page search: each reference page's ranked index, next to the page assets.
     _build.indexes.write(config.site_dir)
     # The honest lookup's templates (pytorch_error_lookup.rule), one small script per page.
     write_rules([page.reference for page in _build.pages.values() if page.kind == "reference"], config.site_dir)

@@ -4,7 +4,7 @@ import multiprocessing
 import time
 from pathlib import Path
 
-from refsite.find_index import INDEX_URL_PATTERN, LUNR_JS_URL, BackgroundIndexes, index_scripts
+from refsite.find_index import INDEX_URL_PATTERN, BackgroundIndexes, index_scripts
 from refsite.pipeline import load_site
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -15,7 +15,6 @@ def test_background_build_writes_what_a_direct_build_gives(tmp_path):
     BackgroundIndexes(pages).write(tmp_path)
     for key, script in index_scripts(pages).items():
         assert (tmp_path / INDEX_URL_PATTERN.format(key=key)).read_text(encoding="utf-8") == script
-    assert (tmp_path / LUNR_JS_URL).read_text(encoding="utf-8").startswith("/**")
 
 
 def test_cancel_ends_the_worker_process():

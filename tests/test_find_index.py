@@ -6,14 +6,12 @@ import json
 import re
 from pathlib import Path
 
-import mkdocs
 import pytest
 from lunr.index import Index
 
 from refsite.find_index import (
     INDEX_GLOBAL,
     INDEX_URL_PATTERN,
-    LUNR_JS_URL,
     build_index,
     compact_index,
     documents_for,
@@ -82,32 +80,18 @@ def test_chinese_symptom_ranks_the_forgotten_eval_first(appendix):
     assert rank(index, "验证集精度比训练差")[0] == "forgot-eval"
 
 
-def test_build_writes_mkdocs_lunr_and_a_loadable_index(built_site, appendix):
-    # MkDocs' own lunr.js, as the build minifies it: same version, same code without comments.
-    lunr_js = Path(mkdocs.__file__).parent / "contrib" / "search" / "templates" / "search" / "lunr.js"
-    version = re.compile(r'lunr\.version\s*=\s*"([0-9.]+)"')
-    built = (built_site / LUNR_JS_URL).read_text(encoding="utf-8")
-    assert version.search(built).group(1) == version.search(lunr_js.read_text(encoding="utf-8")).group(1) == "2.3.9"
-    assert "lunr.Index.load" in built.replace(" ", "")
-    script = (built_site / INDEX_URL_PATTERN.format(key=appendix.key)).read_text(encoding="utf-8")
+def shipped_index(site_dir: Path, key: str) -> dict:
+    """The compact index a built site ships for the page `key`."""
+    script = (site_dir / INDEX_URL_PATTERN.format(key=key)).read_text(encoding="utf-8")
     prefix = f"globalThis.{INDEX_GLOBAL}="
     assert script.startswith(prefix)
-    index = Index.load(expand_index(json.loads(script[len(prefix):].rstrip().rstrip(";"))))
+    return json.loads(script[len(prefix):].rstrip().rstrip(";"))
+
+
+def test_build_writes_an_index_lunr_can_load(built_site, appendix):
+    compact = shipped_index(built_site, appendix.key)
+    assert expand_index(compact) == build_index(documents_for(appendix))
+    index = Index.load(expand_index(compact))
     assert rank(index, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x7 and 9x2)")[0] == "matmul-shapes"
-
-
-@pytest.mark.browser
-def test_the_browser_expands_the_shipped_index_as_python_does(page, site_url, built_site, appendix):
-    script = (built_site / INDEX_URL_PATTERN.format(key=appendix.key)).read_text(encoding="utf-8")
-    compact = json.loads(script[len(f"globalThis.{INDEX_GLOBAL}="):].rstrip().rstrip(";"))
-    page.goto(site_url + "pytorch/appendix-a.html")
-    page.wait_for_selector("[data-find-copy]", state="attached")
-    expanded = page.evaluate(
-        """async (compact) => {
-            const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
-            const { expandIndex } = await import(new URL("find-rank.js", base));
-            return expandIndex(compact);
-        }""",
-        compact,
-    )
-    assert expanded == expand_index(compact) == build_index(documents_for(appendix))
+    # The page scores with the index alone (find-rank.js): no copy of lunr.js is shipped for it.
+    assert not list(built_site.glob("assets/refsite/**/lunr*.js"))

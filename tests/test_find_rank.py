@@ -1,18 +1,24 @@
 """The ranked half in the browser: find-rank.js scores entries exactly as lunr.js's own query
-would, without going through it (its per-document match objects made a query of common words
-cost hundreds of milliseconds on a long page)."""
+would, without lunr.js (loading it and rebuilding lunr's index was most of the wait for the
+first ranked query on a long page; its per-document match objects made a query of common words
+cost hundreds of milliseconds)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import mkdocs
 import pytest
 import yaml
 
+from refsite.find_index import expand_index
+from test_find_index import shipped_index
 from test_find_tokenize import ODD_INPUTS
 
 pytestmark = pytest.mark.browser
 
+# lunr.js 2.3.9 as the installed MkDocs ships it: the reference the scores are held to.
+LUNR_JS = Path(mkdocs.__file__).parent / "contrib" / "search" / "templates" / "search" / "lunr.js"
 PASTED = yaml.safe_load((Path(__file__).parent / "fixtures" / "pasted_errors.yml").read_text(encoding="utf-8"))
 TEXTS = [case["pasted"] for case in PASTED] + ODD_INPUTS + [
     "验证集精度比训练差",
@@ -20,44 +26,65 @@ TEXTS = [case["pasted"] for case in PASTED] + ODD_INPUTS + [
     "size mismatch for head.weight: copying a param with shape torch.Size([10, 512])",
 ]
 
-COMPARE_JS = """async (texts) => {
+COMPARE_JS = """async ([serialized, texts]) => {
     const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
     const rankModule = await import(new URL("find-rank.js", base));
-    const index = await rankModule.loadRanker(document.querySelector("[data-find]").dataset.findPage);
+    const ranker = await rankModule.loadRanker(document.querySelector("[data-find]").dataset.findPage);
+    const index = lunr.Index.load(serialized);
     const order = new Map([...document.querySelectorAll("[data-entry]")].map((entry, i) => [entry.id, i]));
     const position = (id) => order.get(id) ?? Infinity;
     const compared = [];
     for (const text of texts) {
-        const known = rankModule.queryTerms(text).filter((term) => Object.hasOwn(index.invertedIndex, term));
-        const byLunr = known.length === 0 ? [] : index.query((query) => {
-            for (const term of known) query.term(term, { usePipeline: false });
+        const terms = rankModule.queryTerms(text);
+        const inLunr = terms.filter((term) => Object.hasOwn(index.invertedIndex, term));
+        const known = terms.filter((term) => ranker.has(term));
+        const byLunr = inLunr.length === 0 ? [] : index.query((query) => {
+            for (const term of inLunr) query.term(term, { usePipeline: false });
         });
-        const ours = known.length === 0 ? [] : rankModule.scoreAll(index, known);
+        const ours = known.length === 0 ? [] : ranker.scoreAll(known);
         const asMap = (results) => Object.fromEntries(results.map(({ ref, score }) => [ref, score]));
-        // rank() itself, with lunr's query switched off: it must never need it.
-        const query = index.query;
-        index.query = () => { throw new Error("rank() went through index.query()"); };
-        let ranked;
-        try { ranked = rankModule.rank(index, text, order).map(({ id }) => id); } finally { index.query = query; }
+        const ranked = rankModule.rank(ranker, text, order).map(({ id }) => id);
         // What rank() did through lunr before: the discriminating terms, index.query(), a full sort.
         const entries = Object.keys(index.fieldVectors).length / index.fields.length;
         const holding = (term) => Math.max(...index.fields.map((field) => Object.keys(index.invertedIndex[term][field]).length));
-        const rare = known.filter((term) => holding(term) <= entries * 0.2);
-        const terms = rare.length > 0 ? rare : known;
-        const throughLunr = terms.length === 0 ? [] : index.query((query) => {
-            for (const term of terms) query.term(term, { usePipeline: false });
+        const rare = inLunr.filter((term) => holding(term) <= entries * 0.2);
+        const chosen = rare.length > 0 ? rare : inLunr;
+        const throughLunr = chosen.length === 0 ? [] : index.query((query) => {
+            for (const term of chosen) query.term(term, { usePipeline: false });
         }).sort((a, b) => b.score - a.score || position(a.ref) - position(b.ref)).slice(0, 5).map(({ ref }) => ref);
-        compared.push({ lunr: asMap(byLunr), ours: asMap(ours), ranked, throughLunr });
+        compared.push({ known, inLunr, lunr: asMap(byLunr), ours: asMap(ours), ranked, throughLunr });
     }
     return compared;
 }"""
 
 
-def test_scores_and_ranking_are_lunrs_own_for_every_text(page, site_url):
+def test_scores_and_ranking_are_lunrs_own_for_every_text(page, site_url, built_site):
     page.goto(site_url + "pytorch/appendix-a.html")
     page.wait_for_selector("[data-find-copy]", state="attached")
-    compared = page.evaluate(COMPARE_JS, TEXTS)
+    key = page.get_attribute("[data-find]", "data-find-page")
+    page.add_script_tag(path=str(LUNR_JS))  # for the comparison only: the page itself never loads lunr.js
+    compared = page.evaluate(COMPARE_JS, [expand_index(shipped_index(built_site, key)), TEXTS])
     assert sum(1 for result in compared if result["lunr"]) > 30  # most texts do score entries
     for text, result in zip(TEXTS, compared):
+        assert result["known"] == result["inLunr"], text[:80]  # the same terms are in the index
         assert result["ours"] == result["lunr"], text[:80]  # the same entries, the very same floats
         assert result["ranked"] == result["throughLunr"], text[:80]
+
+
+def test_a_pasted_line_is_ranked_without_lunr_js(page, site_url):
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(site_url + "pytorch/appendix-a.html")
+    page.fill("[data-find-input]", "RuntimeError: Given groups=1, weight of size [8, 3, 3, 3], expected input[4, 1, 28, 28] to have 3 channels")
+    page.wait_for_selector("[data-find-suggestions] a")
+    assert page.evaluate("typeof window.lunr") == "undefined"
+    assert not [url for url in requested if "lunr" in url.rsplit("/", 1)[-1] and "/refsite/" in url]
+
+
+def test_the_lookup_data_loads_in_idle_time_before_any_query(page, site_url):
+    # The first pasted line then waits for neither script (at 10,000 rows they are megabytes).
+    page.goto(site_url + "pytorch/appendix-a.html")
+    page.wait_for_function("""() => performance.getEntriesByType("resource")
+        .filter((entry) => entry.name.includes("/find-index/")).length === 2""")
+    assert page.input_value("[data-find-input]") == ""
+    assert page.get_attribute("[data-find]", "data-find-verdict") in (None, "")

@@ -1,7 +1,8 @@
 """The ranked half of in-page search: a lunr index per reference page, built at build time.
 
 When the reader's text is not on the page (a whole error line with their own names, shapes and
-numbers, or a traceback), the browser ranks entries with lunr.js against the index written here.
+numbers, or a traceback), the browser ranks entries against the index written here, with lunr's
+own scores (`find-rank.js` computes them from the field vectors; it needs no lunr.js).
 `tokenize` (in `textfold`) is mirrored token for token by `overrides/assets/refsite/find-tokenize.js`; lunr's own
 pipeline is switched off on both sides, so the two tokenizers alone decide what matches. There is
 no stemming: lunr.py's and lunr.js's Porter stemmers disagree (`trying` -> `tri` / `try`), and a
@@ -13,7 +14,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import re
-import shutil
 import sys
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -27,7 +27,6 @@ from .textfold import normalize, strip_traceback_noise, tokenize  # noqa: F401
 # Where the browser finds things. Scripts, not JSON, so that a copy opened from disk (`file://`,
 # where `fetch` is refused) can load them too.
 ASSETS = "assets/refsite"  # the site's own scripts and styles, as built
-LUNR_JS_URL = f"{ASSETS}/vendor/lunr.js"
 INDEX_DIR = f"{ASSETS}/find-index"
 INDEX_URL_PATTERN = INDEX_DIR + "/{key}.js"
 INDEX_GLOBAL = "refsiteFindIndex"
@@ -84,8 +83,8 @@ def build_index(documents: Iterable[Mapping[str, str]]) -> dict[str, Any]:
 # lunr's serialized index says everything twice: each field vector lists its terms, and the
 # inverted index lists, for each term, the documents holding it. Shipped as is, the inverted
 # index was most of the bytes (at 10,000 entries 2.8 of 4.7 MB). The script carries the terms
-# (in lunr's numbering) and the field vectors; `expand_index` here and in find-rank.js rebuild
-# the rest, exactly.
+# (in lunr's numbering) and the field vectors, all that find-rank.js scores with; `expand_index`
+# rebuilds the rest exactly, which the tests hold (nothing lunr would score with is lost).
 
 def compact_index(serialized: Mapping[str, Any]) -> dict[str, Any]:
     """`serialized` without its inverted index: the terms by their number, and the vectors."""
@@ -97,7 +96,7 @@ def compact_index(serialized: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def expand_index(compact: Mapping[str, Any]) -> dict[str, Any]:
-    """The serialized lunr index a compact one came from (the mirror of find-rank.js)."""
+    """The serialized lunr index a compact one came from."""
     fields = compact["fields"]
     postings = [{field: {} for field in fields} | {"_index": number} for number in range(len(compact["terms"]))]
     for field_ref, elements in compact["fieldVectors"]:
@@ -116,26 +115,16 @@ def index_script(serialized: Mapping[str, Any]) -> str:
     return f"globalThis.{INDEX_GLOBAL}={payload};\n"
 
 
-def lunr_js_source() -> Path:
-    """lunr.js 2.3.9 as shipped inside the installed MkDocs (its own search plugin uses it)."""
-    import mkdocs
-
-    return Path(mkdocs.__file__).parent / "contrib" / "search" / "templates" / "search" / "lunr.js"
-
-
 def index_scripts(pages: Iterable) -> dict[str, str]:
     """Each reference page's index script, by page key."""
     return {page.key: index_script(build_index(documents_for(page))) for page in pages}
 
 
 def write_indexes(pages: Iterable, site_dir: str | Path, scripts: Mapping[str, str] | None = None) -> list[Path]:
-    """Write lunr.js and one index script per reference page into the built site."""
+    """Write one index script per reference page into the built site."""
     site_dir = Path(site_dir)
     scripts = index_scripts(pages) if scripts is None else scripts
-    vendor = site_dir / LUNR_JS_URL
-    vendor.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(lunr_js_source(), vendor)
-    written = [vendor]
+    written = []
     for key, script in scripts.items():
         target = site_dir / INDEX_URL_PATTERN.format(key=key)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -1,10 +1,11 @@
 // Text that is not on the page: does one entry explain it, or does the page not cover it?
 // The templates (find-verdict.js) decide `match`: one entry, the reader's own names, shapes and
-// numbers aside. Otherwise the closest entries from lunr (find-rank.js) are listed as what they
+// numbers aside. Otherwise the closest entries by lunr's scores (find-rank.js) are listed as what they
 // are, loose guesses (`weak`), with the page's own word on what it leaves out (九) and the
 // chapter map; or nothing at all (`none`). Only a `match` is landed on with Enter.
 
 import { foldQuery } from "./find-fold.js";
+import { whenIdle } from "./find-idle.js";
 import { loadRanker, rank } from "./find-rank.js";
 import { MATCH, NONE, WEAK, bestFit, loadRules, verdictFor } from "./find-verdict.js";
 
@@ -37,6 +38,29 @@ export class Suggestions {
     if (this.elsewhere) this.elsewhere.hidden = true;
   }
 
+  /**
+   * Load the templates and the ranked index before a query needs them, one after the other in
+   * idle time: at 10,000 rows each is megabytes of script to run, and loaded together their
+   * allocation forced the garbage collector to mark the whole page in one go (a 240-320 ms task
+   * instead of a few short ones). A query that comes first shares the same loads; a failed load
+   * is tried again by the query, which says so.
+   */
+  prefetch() {
+    loadRules(this.pageKey)
+      .then(() => new Promise((resolve) => whenIdle(resolve)))
+      .then(() => loadRanker(this.pageKey))
+      .catch(() => {});
+  }
+
+  /**
+   * The reader is typing: load both now if they are not loaded yet, so that they come over the
+   * network while the query is searched for on the page (the first query also folds the page's
+   * text, if the idle slices have not finished that yet).
+   */
+  loadNow() {
+    Promise.all([loadRules(this.pageKey), loadRanker(this.pageKey)]).catch(() => {});
+  }
+
   /** Decide `match`, `weak` or `none` for `query` (not on the page) and show what goes with it. */
   async suggest(query) {
     this.clear();
@@ -46,9 +70,9 @@ export class Suggestions {
     this.status.set("");
     this.deciding = true;
     let templates;
-    let index;
+    let ranker;
     try {
-      [templates, index] = await Promise.all([loadRules(this.pageKey), loadRanker(this.pageKey)]);
+      [templates, ranker] = await Promise.all([loadRules(this.pageKey), loadRanker(this.pageKey)]);
     } catch (error) {
       if (generation !== this.generation) return;
       this.deciding = false;
@@ -61,7 +85,7 @@ export class Suggestions {
     const fit = bestFit(templates, foldQuery(query), this.patterns);
     const onPage = (id) => document.getElementById(id);
     this.fit = fit && onPage(fit.entry) ? fit : null;
-    this.ranked = this.fit ? [] : rank(index, query, this.entryOrder).filter(({ id }) => onPage(id));
+    this.ranked = this.fit ? [] : rank(ranker, query, this.entryOrder).filter(({ id }) => onPage(id));
     const verdict = verdictFor({ literal: false, fit: this.fit, ranked: this.ranked });
     this.onVerdict(verdict);
     if (verdict === MATCH) this.showMatch();

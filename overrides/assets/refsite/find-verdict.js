@@ -43,7 +43,7 @@ export function messageOf(query, patterns) {
   return (message.match(patterns.word) ?? []).length >= patterns.messageWords ? message : null;
 }
 
-const rules = new Map(); // page key -> Promise<[{ entry, regex, anchor, fixed }]>
+const rules = new Map(); // page key -> Promise<[{ entry, pattern, anchor, fixed }]>
 
 export function rulesUrl(pageKey) {
   return new URL(`./find-index/${pageKey}.rules.js`, import.meta.url).href;
@@ -56,7 +56,7 @@ export function loadRules(pageKey) {
       // The script ran before its load event: take what it set.
       const { templates } = globalThis[RULES_GLOBAL];
       delete globalThis[RULES_GLOBAL];
-      return templates.map((template) => ({ ...template, regex: new RegExp(template.pattern) }));
+      return templates;
     }).catch((error) => {
       rules.delete(pageKey);
       throw error;
@@ -80,7 +80,7 @@ export function bestFit(templates, foldedQuery, patterns) {
   let starts = null;
   for (const template of templates) {
     if (!foldedQuery.includes(template.anchor)) continue;
-    const found = template.regex.exec(foldedQuery);
+    const found = regexOf(template).exec(foldedQuery);
     if (!found) continue;
     starts ??= messageStarts(foldedQuery, patterns);
     const fit = {
@@ -92,6 +92,19 @@ export function bestFit(templates, foldedQuery, patterns) {
     if (!best || outranks(fit, best)) best = fit;
   }
   return best;
+}
+
+// A template's pattern is compiled the first time its anchor is in a query, not when the rules
+// load: a page of 10,000 rows would otherwise compile 10,000 patterns before the first answer.
+const compiled = new WeakMap(); // template -> RegExp
+
+function regexOf(template) {
+  let regex = compiled.get(template);
+  if (!regex) {
+    regex = new RegExp(template.pattern);
+    compiled.set(template, regex);
+  }
+  return regex;
 }
 
 function outranks(a, b) {
