@@ -22,10 +22,8 @@ Measured on the built 附录A, median of `--runs`:
 - ranked: `rank()` of find-rank.js per pasted line (synthetic rows with other words and numbers,
   and the real torch lines of tests/fixtures/pasted_errors.yml), and the first ranked query on a
   fresh page, from the input event until the suggestions are listed: 1.5 s after load (after the
-  first keystroke), and as soon as the box works, when the page's text is not folded yet and the
-  lookup templates and the index have still to load (the table says in how many runs they had:
-  on a short page the idle prefetch can be quicker than the benchmark);
-- the page's loading of those in idle time: its longest task (none over 50 ms is the aim);
+  first keystroke), and as soon as the box works, when the page's text is not folded yet (both
+  load the lookup templates and the ranked index first: they load when a query needs them);
 - the ranked index's size, raw and gzipped.
 Prints one table per shape with the goals. Not a test: timings depend on the machine and its load.
 """
@@ -152,33 +150,6 @@ IDLE_FRAME_JS = """async () => {
     return (await painted()).end - start;
 }"""
 
-# Installed before the page's own scripts: every long task of the page, from its start.
-RECORD_LONG_TASKS_JS = """
-    window.__longTasks = [];
-    new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) window.__longTasks.push([entry.startTime, entry.duration]);
-    }).observe({ type: 'longtask', buffered: true });
-"""
-
-# Resolves once the page's work in idle time is over: the lookup templates and the ranked index
-# have loaded (find-suggest.js prefetches them once the text is folded; code older than that
-# never does, and is given 10 s), then three idle periods in a row were whole (50 ms: no task
-# waiting). Returns the longest task since the first of the two scripts arrived, what loading
-# them cost the main thread (0: none over 50 ms), or null if they never came.
-SETTLED_JS = """async () => {
-    const arrived = () => performance.getEntriesByType('resource')
-        .filter((entry) => entry.name.includes('/find-index/')).map((entry) => entry.responseEnd);
-    const giveUp = performance.now() + 10000;
-    while (arrived().length < 2 && performance.now() < giveUp) await new Promise((resolve) => setTimeout(resolve, 50));
-    for (let whole = 0; whole < 3;) {
-        const remaining = await new Promise((resolve) => requestIdleCallback((deadline) => resolve(deadline.timeRemaining())));
-        whole = remaining >= 45 ? whole + 1 : 0;
-    }
-    if (arrived().length < 2) return null;
-    const since = Math.min(...arrived());
-    return Math.max(0, ...window.__longTasks.filter(([start]) => start >= since).map(([, duration]) => duration));
-}"""
-
 LONG_TASKS_JS = """() => {
     window.__longest = 0;
     new PerformanceObserver((list) => {
@@ -242,7 +213,6 @@ class Pages:
     def open(self, wait_for_script: bool = True):
         context = self.browser.new_context(viewport={"width": 1280, "height": 900})  # a cold cache each time
         page = context.new_page()
-        page.add_init_script(RECORD_LONG_TASKS_JS)
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
         page.goto(self.url, timeout=180_000, wait_until="load")
@@ -257,7 +227,6 @@ def measure(browser, url: str, entries: int, mark_js: Path | None, runs: int) ->
     query = query_for_one_percent(entries)
 
     first, first_ranked, first_ranked_cold = [], [], []
-    cold_runs = 0
     for _ in range(runs):
         page = pages.open(wait_for_script=False)
         page.wait_for_timeout(FIRST_KEYSTROKE_AFTER_MS)
@@ -267,13 +236,11 @@ def measure(browser, url: str, entries: int, mark_js: Path | None, runs: int) ->
         first_ranked.append(page.evaluate(FIRST_RANKED_JS, FIRST_RANKED))
         page.context.close()
         page = pages.open()
-        # Cold unless the idle prefetch was quicker than us (on a short page it can be).
-        cold_runs += page.evaluate(LOADED_LOOKUP_DATA_JS) == 0
+        assert page.evaluate(LOADED_LOOKUP_DATA_JS) == 0, "the lookup data loaded before a query needed it"
         first_ranked_cold.append(page.evaluate(FIRST_RANKED_JS, FIRST_RANKED))
         page.context.close()
 
     page = pages.open()
-    prefetch_longest_task = page.evaluate(SETTLED_JS)  # the steady state: nothing left to load or fold
     page.evaluate(LONG_TASKS_JS)
     idle = [page.evaluate(IDLE_FRAME_JS) for _ in range(runs)]
     page.evaluate(KEYSTROKE_JS, [query, True])  # warm: the text is folded, the code compiled
@@ -303,8 +270,6 @@ def measure(browser, url: str, entries: int, mark_js: Path | None, runs: int) ->
         "ranked_real_max_ms": max(ranked_real),
         "first_ranked_ms": median(first_ranked),
         "first_ranked_cold_ms": median(first_ranked_cold),
-        "first_ranked_cold_runs": f"{cold_runs}/{runs}",
-        "prefetch_longest_task_ms": prefetch_longest_task,
     }
     if mark_js is not None:
         page.fill("[data-find-input]", "")  # our highlights off before mark.js rewrites the DOM
@@ -345,8 +310,6 @@ ROWS = [
     ("ranked query, slowest real line", "ranked_real_max_ms", None, "{:.2f} ms"),
     ("first ranked query, 1.5 s after load", "first_ranked_ms", "first_ranked_ms", "{:.0f} ms"),
     ("first ranked query, as soon as the box works", "first_ranked_cold_ms", "first_ranked_ms", "{:.0f} ms"),
-    ("  runs in which it loaded the lookup data first", "first_ranked_cold_runs", None, "{}"),
-    ("loading that in idle time, longest task (0: none)", "prefetch_longest_task_ms", "letter_longest_task_ms", "{:.0f} ms"),
     ("ranked index, gzipped", "index_gz_kb", "index_gz_kb", "{:.0f} KB"),
     ("ranked index, raw", "index_kb", None, "{:.0f} KB"),
     ("page, gzipped", "page_gz_kb", None, "{:.0f} KB"),

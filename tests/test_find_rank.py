@@ -81,10 +81,15 @@ def test_a_pasted_line_is_ranked_without_lunr_js(page, site_url):
     assert not [url for url in requested if "lunr" in url.rsplit("/", 1)[-1] and "/refsite/" in url]
 
 
-def test_the_lookup_data_loads_in_idle_time_before_any_query(page, site_url):
-    # The first pasted line then waits for neither script (at 10,000 rows they are megabytes).
+def test_the_lookup_data_loads_only_when_a_query_needs_it(page, site_url):
+    # Page weight (benchmarks/weight.py): a reader who never pastes a line the page lacks never
+    # loads the templates or the index, however long they read or type.
     page.goto(site_url + "pytorch/appendix-a.html")
-    page.wait_for_function("""() => performance.getEntriesByType("resource")
-        .filter((entry) => entry.name.includes("/find-index/")).length === 2""")
-    assert page.input_value("[data-find-input]") == ""
-    assert page.get_attribute("[data-find]", "data-find-verdict") in (None, "")
+    loaded = """() => performance.getEntriesByType("resource")
+        .filter((entry) => entry.name.includes("/find-index/")).length"""
+    page.fill("[data-find-input]", "backward")
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'literal'")
+    page.wait_for_timeout(1000)
+    assert page.evaluate(loaded) == 0
+    page.fill("[data-find-input]", "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x7 and 9x2)")
+    page.wait_for_function(loaded.replace(".length", ".length === 2"))

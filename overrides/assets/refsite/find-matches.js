@@ -5,7 +5,6 @@
 import { firstIndexWhere } from "./find-bisect.js";
 import { CorpusBuilder, GrowableInt32, elementsOf, findAll, spanBounds } from "./find-corpus.js";
 import { foldQuery } from "./find-fold.js";
-import { cancelIdle, whenIdle } from "./find-idle.js";
 
 // Folding in the background uses the idle time the browser offers (up to 50 ms a period, with
 // no input waiting); when the page stays busy and an idle period is forced, slices this long.
@@ -36,21 +35,21 @@ export class Matches {
 
   /**
    * Fold the page's text a slice at a time whenever the main thread is idle, starting now: by
-   * the reader's first keystroke there is nothing left to fold. `then()` runs once it is folded
-   * (by these slices or by a query that came first). Returns the function that stops.
+   * the reader's first keystroke there is nothing left to fold. Returns the function that stops.
    */
-  prepareWhenIdle(then = () => {}) {
+  prepareWhenIdle() {
+    const whenIdle = window.requestIdleCallback
+      ?? ((callback) => setTimeout(() => callback({ didTimeout: true, timeRemaining: () => 0 }), 0));
+    const cancel = window.cancelIdleCallback ?? clearTimeout;
     const slice = (deadline) => {
-      if (!this.corpus) {
-        const stopAt = performance.now() + FORCED_SLICE_MS;
-        const hasTime = deadline.didTimeout ? () => performance.now() < stopAt : () => deadline.timeRemaining() > 1;
-        this.corpus = (this.builder ??= new CorpusBuilder(this.elements)).work(hasTime);
-      }
-      if (this.corpus) then();
-      else this.idleHandle = whenIdle(slice, { timeout: 100 });
+      if (this.corpus) return;
+      const stopAt = performance.now() + FORCED_SLICE_MS;
+      const hasTime = deadline.didTimeout ? () => performance.now() < stopAt : () => deadline.timeRemaining() > 1;
+      this.corpus = (this.builder ??= new CorpusBuilder(this.elements)).work(hasTime);
+      if (!this.corpus) this.idleHandle = whenIdle(slice, { timeout: 100 });
     };
     this.idleHandle = whenIdle(slice, { timeout: 100 });
-    return () => cancelIdle(this.idleHandle);
+    return () => cancel(this.idleHandle);
   }
 
   /** The text nodes changed (the <mark> fallback split them): fold again when next needed. */

@@ -5,7 +5,6 @@
 // chapter map; or nothing at all (`none`). Only a `match` is landed on with Enter.
 
 import { foldQuery } from "./find-fold.js";
-import { whenIdle } from "./find-idle.js";
 import { loadRanker, rank } from "./find-rank.js";
 import { MATCH, NONE, WEAK, bestFit, loadRules, verdictFor } from "./find-verdict.js";
 
@@ -36,29 +35,6 @@ export class Suggestions {
     this.list.replaceChildren();
     this.list.classList.remove("rs-find__suggestions--loose");
     if (this.elsewhere) this.elsewhere.hidden = true;
-  }
-
-  /**
-   * Load the templates and the ranked index before a query needs them, one after the other in
-   * idle time: at 10,000 rows each is megabytes of script to run, and loaded together their
-   * allocation forced the garbage collector to mark the whole page in one go (a 240-320 ms task
-   * instead of a few short ones). A query that comes first shares the same loads; a failed load
-   * is tried again by the query, which says so.
-   */
-  prefetch() {
-    loadRules(this.pageKey)
-      .then(() => new Promise((resolve) => whenIdle(resolve)))
-      .then(() => loadRanker(this.pageKey))
-      .catch(() => {});
-  }
-
-  /**
-   * The reader is typing: load both now if they are not loaded yet, so that they come over the
-   * network while the query is searched for on the page (the first query also folds the page's
-   * text, if the idle slices have not finished that yet).
-   */
-  loadNow() {
-    Promise.all([loadRules(this.pageKey), loadRanker(this.pageKey)]).catch(() => {});
   }
 
   /** Decide `match`, `weak` or `none` for `query` (not on the page) and show what goes with it. */

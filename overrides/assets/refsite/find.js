@@ -12,7 +12,6 @@
 import { mountCopyButtons } from "./find-copy.js";
 import { CurrentEntry } from "./find-current.js";
 import { HighlightPainter, MarkPainter, supportsHighlights } from "./find-highlight.js";
-import { cancelIdle, whenIdle } from "./find-idle.js";
 import { Matches } from "./find-matches.js";
 import { skipOffscreenSections } from "./find-offscreen.js";
 import { PaintWindow } from "./find-paint-window.js";
@@ -56,12 +55,8 @@ function mountFind(doc) {
 
   mountCopyButtons(root);
   skipOffscreenSections(root);
-  // Fold the page's text while the reader is still reading, not on the first keystroke; then
-  // load what a pasted line that is not on the page needs (the templates and the ranked index).
-  let prefetchHandle = 0;
-  const stopPreparing = matches.prepareWhenIdle(() => {
-    prefetchHandle = whenIdle(() => suggestions.prefetch());
-  });
+  // Fold the page's text while the reader is still reading, not on the first keystroke.
+  const stopPreparing = matches.prepareWhenIdle();
 
   /** `literal`, `match`, `weak` or `none` (find-verdict.js); empty while the box is empty. */
   function setVerdict(verdict) {
@@ -131,7 +126,6 @@ function mountFind(doc) {
 
   function onQueryChanged() {
     url.forgetLanding();
-    if (input.value.trim()) suggestions.loadNow();
     search(input.value);
     url.writeSoon(input.value);
   }
@@ -178,7 +172,6 @@ function mountFind(doc) {
     onQueryChanged();
   } else if (initial) {
     input.value = initial;
-    suggestions.loadNow();
     search(initial, { scroll: !location.hash });
   } else {
     setStepping(false);
@@ -188,7 +181,6 @@ function mountFind(doc) {
     suggestions.destroy();
     url.destroy();
     stopPreparing();
-    cancelIdle(prefetchHandle);
     paintWindow.destroy();
     painter.detach();
     stopShortcut();
