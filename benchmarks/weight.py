@@ -9,10 +9,10 @@ gzipped here at level 6 (the test server sends it uncompressed), so the figures 
 server with gzip would send. Requests leaving the local server are blocked and listed.
 
 Then, on 附录A, what each step loads: focusing the box, typing a query that is on the page,
-and pasting an error line that is not (the one that needs lunr.js and the page's find index).
+and pasting an error line that is not (the one that needs the page's find index and lookup templates).
 
 Goal: our own scripts and styles (assets/refsite/*, assets/vendor/*) at most 20 KB gzipped at
-page load; lunr.js and the find index only when the box first needs them.
+page load; the find index and templates only when the box first needs them.
 """
 
 from __future__ import annotations
@@ -44,8 +44,7 @@ PASTED = yaml.safe_load((ROOT / "tests" / "fixtures" / "pasted_errors.yml")
 
 # Checked in order; the first prefix of the site-relative path that matches names the group.
 GROUPS = [
-    ("assets/refsite/vendor/", "find: lunr.js + index"),
-    ("assets/refsite/find-index/", "find: lunr.js + index"),
+    ("assets/refsite/find-index/", "find: index + templates"),
     ("assets/refsite/", "ours: scripts + styles"),
     ("assets/vendor/", "ours: vendored shim"),
     ("assets/javascripts/workers/", "Material: search worker"),
@@ -56,7 +55,7 @@ GROUPS = [
 ]
 OWN_GROUPS = ("ours: scripts + styles", "ours: vendored shim")
 ORDER = ["HTML", "Material: CSS + JS", *OWN_GROUPS, "Material: search worker",
-         "Material: search index", "find: lunr.js + index", "other"]
+         "Material: search index", "find: index + templates", "other"]
 
 
 @dataclass
@@ -229,7 +228,7 @@ def main(argv=None) -> int:
     own = [f for name in OWN_GROUPS for f in appendix_groups.get(name, [])]
     print_files("our own files at page load, largest gzipped first:", own)
 
-    lazy_loaded_at_start = appendix_groups.get("find: lunr.js + index", [])
+    lazy_loaded_at_start = appendix_groups.get("find: index + templates", [])
     for view, (load, documents) in list(appendix_views.items())[1:]:
         files = [f for group in grouped(load, documents).values() for f in group]
         print_files(f"then {view}:", files) if files else print(f"\nthen {view}: nothing loaded")
@@ -242,12 +241,12 @@ def main(argv=None) -> int:
     verdict = "meets" if over <= 0 else f"misses by {kb(over)} KB"
     print(f"\ngoal: our scripts + styles <= {kb(GOAL_OWN_GZ)} KB gz at page load: "
           f"{kb(own_gz)} KB gz, {verdict}")
-    print("goal: lunr.js + find index not loaded at page load: "
+    print("goal: find index + templates not loaded at page load: "
           + ("meets" if not lazy_loaded_at_start else "misses: " + ", ".join(p for p, *_ in lazy_loaded_at_start)))
     first_loaded = next((view for view, (load, _) in list(appendix_views.items())[1:]
-                         if any(path.startswith(("assets/refsite/vendor/", "assets/refsite/find-index/"))
+                         if any(path.startswith("assets/refsite/find-index/")
                                 for path in load.bodies)), None)
-    print(f"lunr.js + find index first loaded when: {first_loaded or 'never'}")
+    print(f"find index + templates first loaded when: {first_loaded or 'never'}")
     return 0
 
 
