@@ -22,7 +22,7 @@ Measured on the built 附录A, median of `--runs`:
 - ranked: `rank()` of find-rank.js per pasted line (synthetic rows with other words and numbers,
   and the real torch lines of tests/fixtures/pasted_errors.yml), and the first ranked query on a
   fresh page, from the input event until the suggestions are listed: 1.5 s after load (after the
-  first keystroke), and as soon as the box works, when the page's text is not folded yet (both
+  first keystroke), and as soon as the box works, the page's text perhaps still folding (both
   load the lookup templates and the ranked index first: they load when a query needs them);
 - the ranked index's size, raw and gzipped.
 Prints one table per shape with the goals. Not a test: timings depend on the machine and its load.

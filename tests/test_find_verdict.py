@@ -145,6 +145,20 @@ def test_javascript_applies_the_same_rule_as_python(reference):
     assert browser == python
 
 
+def test_every_template_is_a_pattern_javascript_reads(reference):
+    # The page compiles a template when its anchor first shows up in a query, not when the rules
+    # load: a pattern JavaScript refused would otherwise surface only on that reader's paste.
+    refused = reference.evaluate(
+        """async () => {
+            const verdict = await import(new URL('../assets/refsite/', location.href).href + 'find-verdict.js');
+            const templates = await verdict.loadRules(document.querySelector('[data-find]').dataset.findPage);
+            return [templates.length, templates.flatMap(({ entry, pattern }) => {
+                try { new RegExp(pattern); return []; } catch (error) { return [`${entry}: ${error.message}`]; }
+            })];
+        }""")
+    assert refused == [len(Lookup.installed().pages[0].templates), []]
+
+
 def test_enter_before_the_verdict_arrives_lands_once_it_is_a_match(reference):
     reference.fill(INPUT, "RuntimeError: a Tensor with 6 elements cannot be converted to Scalar")
     reference.press(INPUT, "Enter")  # the templates and index may still be loading
