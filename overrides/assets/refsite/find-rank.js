@@ -4,7 +4,7 @@
 // The scores are lunr.js's own (tests/test_find_rank.py holds them equal, float for float), but
 // the page never loads lunr.js: a query reads only the term numbers and the field vectors, and
 // rebuilding lunr's index from them (its postings and token set, tens of thousands of objects on
-// a long page) was most of what the reader's first ranked query waited for.
+// a long page) was work, and garbage, that the reader's first ranked query waited for.
 
 import { tokenize } from "./find-tokenize.js";
 
