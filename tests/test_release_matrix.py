@@ -1,6 +1,6 @@
 """The release matrix without a browser: the kept runs are well formed and of their release, a
 changed reproducer marks its older runs stale, each row's line stays out of the searched text,
-and the lookup for tools outside the build answers per row."""
+and the terminal lookup answers per row from the data it carries."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from pytorch_error_lookup.lookup import Lookup
 from refsite.load import DataError
+from refsite.lookup_data import lookup_data
 from refsite.model import ReleaseRuns, Verification, release_key
 from refsite.pipeline import RELEASE_FILES, load_site
-from refsite.release_lookup import kept_runs, seen_on
 from refsite.render import Renderer
 from refsite.sitemap import site_pages
 from refsite.validate import check_schema, load_schema
@@ -25,6 +26,21 @@ BOOK_DIR = DATA / "pytorch"
 MATRIX_FILES = sorted(BOOK_DIR.glob(RELEASE_FILES))
 # The releases readers run, from the oldest 2.x to the newest (issue 14); 2.13.0 is the reference.
 RELEASES = ("2.0.1", "2.4.1", "2.6.0", "2.9.1", "2.12.1", "2.13.0", "2.14.1", "2.15.0")
+
+
+def kept_runs(data_dir: Path) -> dict[str, Path]:
+    """The test's own reading of the folder: every kept run by release ("2.13.0")."""
+    book_dir = Path(data_dir) / "pytorch"
+    runs = {}
+    for path in [book_dir / "verification.yml", *sorted(book_dir.glob("verification-*.yml"))]:
+        if path.is_file():
+            runs[yaml.safe_load(path.read_text(encoding="utf-8")).get("torch", "").split("+")[0]] = path
+    return runs
+
+
+def seen_on(release: str, data_dir: Path) -> dict[str, str]:
+    """What the terminal lookup says of each row on `release`, from the data built from `data_dir`."""
+    return Lookup(lookup_data(data_dir)).seen_on(release)
 
 
 def copy_data(tmp_path: Path) -> Path:

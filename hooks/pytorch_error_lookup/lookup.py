@@ -140,18 +140,27 @@ def release_numbers(release: str) -> tuple[int, ...] | None:
     return tuple(int(part) for part in found.groups() if part is not None) if found else None
 
 
+def run_on(entry: dict, release: str) -> dict | None:
+    """The row's run that speaks for the reader's torch (`release`: "2.6.0", "2.6.0+cu124",
+    "2.6"): that release's, else the newest of the same minor release; None if there is none."""
+    wanted = release_numbers(release)
+    runs = [(release_numbers(run["release"]), run) for run in entry.get("releases", ())]
+    same = [] if wanted is None else (
+        [(numbers, run) for numbers, run in runs if numbers[:len(wanted)] == wanted]
+        or [(numbers, run) for numbers, run in runs if numbers[:2] == wanted[:2]])
+    return max(same, key=lambda pair: pair[0])[1] if same else None
+
+
 def release_remark(entry: dict, release: str, labels: dict[str, str]) -> str | None:
     """Was the row's text seen on the reader's torch? From the release matrix the data carries:
-    that release's run, else the newest run of the same minor release, else the nearest runs on
-    either side (saying that this release was not run)."""
+    the run that speaks for it (run_on), else the nearest runs on either side (saying that this
+    release was not run)."""
     wanted = release_numbers(release)
     runs = [(release_numbers(run["release"]), run) for run in entry.get("releases", ())]
     if wanted is None or not runs:
         return None
-    same = [(numbers, run) for numbers, run in runs if numbers[:len(wanted)] == wanted] or \
-           [(numbers, run) for numbers, run in runs if numbers[:2] == wanted[:2]]
-    if same:
-        _, run = max(same, key=lambda pair: pair[0])
+    run = run_on(entry, release)
+    if run is not None:
         said = f"torch {run['release']} 上实跑：{labels[run['seen']]}"
         return f"{said}，那里打印的是 {run['excerpt']}" if run.get("excerpt") else said
     below = [pair for pair in runs if pair[0] < wanted]
@@ -183,6 +192,12 @@ class Lookup:
     @classmethod
     def installed(cls) -> "Lookup":
         return cls(load_data())
+
+    def seen_on(self, release: str) -> dict[str, str]:
+        """Per row that was run: how its text came out on the reader's torch (a SEEN_KINDS
+        value of refsite.model, `stale` included), or `not-run` when no run speaks for it."""
+        return {entry["id"]: (run["seen"] if (run := run_on(entry, release)) else "not-run")
+                for page in self.pages for entry in page.entries if entry.get("releases")}
 
     def __call__(self, text: str, *, rank: bool = True) -> Answer:
         """The verdict and entries for `text`, in the order rule.verdict_for gives. With
