@@ -26,6 +26,7 @@ from .terminal import Painter, wants_colour, wrap
 
 SITE_VARIABLE = "PYTORCH_ERROR_LOOKUP_SITE"
 MAX_INPUT_BYTES = 1 << 20  # a long traceback is tens of kilobytes; more is not a paste
+INDENT = "   "  # what is said of a row, under its text (as wide as a suggestion's "1. ")
 EXIT_EXPLAINED, EXIT_NOT_EXPLAINED, EXIT_USAGE = 0, 1, 2
 
 HEADLINES = {
@@ -109,32 +110,34 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
     lines = wrap(paint(headline, style), width)
     for number, entry in enumerate(answer.entries, 1):
         lines.append("")
-        marker = f"{number}. " if answer.verdict == WEAK else ""
-        lines += wrap(marker + paint(entry["fragment"], "title"), width)
+        # The row's own text hangs under its number, like everything said about it.
+        title = wrap(paint(entry["fragment"], "title"), width, INDENT)
+        title[0] = (f"{number}. " if answer.verdict == WEAK else "") + title[0][len(INDENT):]
+        lines += title
         if entry.get("second_line"):
-            lines += wrap("+ " + paint(entry["second_line"], "title"), width, "   ")
+            lines += wrap("+ " + paint(entry["second_line"], "title"), width, INDENT)
         if entry.get("context"):
-            lines += wrap(f"（{entry['context']}）", width, "   ")
+            lines += wrap(f"（{entry['context']}）", width, INDENT)
             if off_context(entry, text):
                 lines += wrap(paint(f"⚠️ 你的 traceback 没有经过 {'、'.join(entry['context_code'])}：这一条多半不是你的情况", "warn"),
-                              width, "   ")
-        lines += wrap(paint.markdown(entry["cause"]), width, "   ")
+                              width, INDENT)
+        lines += wrap(paint.markdown(entry["cause"]), width, INDENT)
         chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])
         if chapters:
-            lines += wrap(paint("去哪：", "dim") + chapters, width, "   ")
+            lines += wrap(paint("去哪：", "dim") + chapters, width, INDENT)
         remark = release_remark(entry, torch, labels or {}) if torch and answer.verdict != WEAK else None
         if remark:
-            lines += wrap(paint(remark, "dim"), width, "   ")
-        lines += wrap(paint(entry_url(base, answer.page.url, entry["id"]), "link"), width, "   ")
+            lines += wrap(paint(remark, "dim"), width, INDENT)
+        lines += wrap(paint(entry_url(base, answer.page.url, entry["id"]), "link"), width, INDENT)
     if answer.verdict in (WEAK, NONE):
         lines.append("")
         for page in pages:
             for section in page.not_covered:
                 lines += wrap(f"{page.title} 故意没收的几类见「{section['title']}」：", width)
-                lines += wrap(paint(entry_url(base, page.url, section["id"]), "link"), width, "   ")
+                lines += wrap(paint(entry_url(base, page.url, section["id"]), "link"), width, INDENT)
             if page.chapter_map:
                 lines += wrap("也可以按章节地图找讲这个机制的那一章：", width)
-                lines += wrap(paint(entry_url(base, *page.chapter_map.split("#")), "link"), width, "   ")
+                lines += wrap(paint(entry_url(base, *page.chapter_map.split("#")), "link"), width, INDENT)
     return lines
 
 
