@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lunr.index import Index
@@ -15,7 +16,6 @@ from refsite.find_index import (
     build_index,
     compact_index,
     documents_for,
-    expand_index,
     tokenize,
 )
 from refsite.pipeline import load_site
@@ -34,6 +34,21 @@ def rank(index: Index, text: str) -> list[str]:
     for term in dict.fromkeys(tokenize(text)):
         query.term(term, use_pipeline=False)
     return [result["ref"] for result in index.query(query)]
+
+
+def expand_index(compact: Mapping[str, Any]) -> dict[str, Any]:
+    """The serialized lunr index a compact one came from: the compact form loses nothing
+    lunr reads (and lunr.py / lunr.js can load what the page ranks with, to compare)."""
+    fields = compact["fields"]
+    postings = [{field: {} for field in fields} | {"_index": number} for number in range(len(compact["terms"]))]
+    for field_ref, elements in compact["fieldVectors"]:
+        field, _, doc_ref = field_ref.partition("/")
+        for number in elements[::2]:
+            postings[number][field][doc_ref] = {}
+    inverted = sorted(zip(compact["terms"], postings), key=lambda pair: pair[0])
+    return {key: compact[key] for key in ("version", "fields")} | {
+        "fieldVectors": compact["fieldVectors"], "invertedIndex": [list(pair) for pair in inverted],
+        "pipeline": compact["pipeline"]}
 
 
 def test_documents_are_the_rows_that_answer_an_error(appendix):

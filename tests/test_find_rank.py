@@ -11,8 +11,7 @@ import mkdocs
 import pytest
 import yaml
 
-from refsite.find_index import expand_index
-from test_find_index import shipped_index
+from test_find_index import expand_index, shipped_index
 from test_find_tokenize import ODD_INPUTS
 
 pytestmark = pytest.mark.browser

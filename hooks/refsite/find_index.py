@@ -83,8 +83,8 @@ def build_index(documents: Iterable[Mapping[str, str]]) -> dict[str, Any]:
 # lunr's serialized index says everything twice: each field vector lists its terms, and the
 # inverted index lists, for each term, the documents holding it. Shipped as is, the inverted
 # index was most of the bytes (at 10,000 entries 2.8 of 4.7 MB). The script carries the terms
-# (in lunr's numbering) and the field vectors, all that find-rank.js scores with; `expand_index`
-# rebuilds the rest exactly, which the tests hold (nothing lunr would score with is lost).
+# (in lunr's numbering) and the field vectors, all that find-rank.js scores with; the tests
+# rebuild the rest from them, exactly (tests/test_find_index.py, `expand_index`).
 
 def compact_index(serialized: Mapping[str, Any]) -> dict[str, Any]:
     """`serialized` without its inverted index: the terms by their number, and the vectors."""
@@ -93,20 +93,6 @@ def compact_index(serialized: Mapping[str, Any]) -> dict[str, Any]:
         terms[posting["_index"]] = term
     return {key: serialized[key] for key in ("version", "fields", "pipeline")} | {
         "terms": terms, "fieldVectors": serialized["fieldVectors"]}
-
-
-def expand_index(compact: Mapping[str, Any]) -> dict[str, Any]:
-    """The serialized lunr index a compact one came from."""
-    fields = compact["fields"]
-    postings = [{field: {} for field in fields} | {"_index": number} for number in range(len(compact["terms"]))]
-    for field_ref, elements in compact["fieldVectors"]:
-        field, _, doc_ref = field_ref.partition("/")
-        for number in elements[::2]:
-            postings[number][field][doc_ref] = {}
-    inverted = sorted(zip(compact["terms"], postings), key=lambda pair: pair[0])
-    return {key: compact[key] for key in ("version", "fields")} | {
-        "fieldVectors": compact["fieldVectors"], "invertedIndex": [list(pair) for pair in inverted],
-        "pipeline": compact["pipeline"]}
 
 
 def index_script(serialized: Mapping[str, Any]) -> str:
