@@ -36,3 +36,14 @@ def test_find_benchmark_runs(chromium_executable):  # find.py reads CHROMIUM_PAT
     assert "== 1x50 (50 rows)" in output
     assert "ranked query" in output
     assert ("ours vs mark.js" in output) == with_mark_js
+
+
+def test_real_pastes_benchmark_runs():
+    output = run_benchmark("real_pastes.py")
+    assert "terminal (pytorch-error-lookup)" in output
+    assert "held-out  covered" in output and "tune      uncovered" in output
+
+
+def test_long_pastes_benchmark_runs():
+    output = run_benchmark("long_pastes.py", "0.01")
+    assert "log + traceback" in output and "match ('matmul-shapes',)" in output

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from find_support import INPUT, STATUS, current_entries, open_reference, paste, visible_entries
-from pytorch_error_lookup.lookup import Lookup, reduce_paste
+from pytorch_error_lookup.lookup import Lookup
 from pytorch_error_lookup.rule import best_fit, fold, has_substance, split_exception
 
 pytestmark = pytest.mark.browser
@@ -120,7 +120,7 @@ def test_javascript_applies_the_same_rule_as_python(reference):
     set aside, and which template fits."""
     lookup = Lookup.installed()
     templates = lookup.pages[0].templates
-    queries = [reduce_paste(case["text"]) for case in CASES] + [
+    queries = [lookup(case["text"]).query for case in CASES] + [
         "KeyError: 0", "ValueError: nan", "AssertionError", "RuntimeError: CUDA error: device-side assert triggered"]
     browser = reference.evaluate(
         """async (queries) => {

@@ -24,8 +24,9 @@ from refsite.validate import check_schema, load_schema
 DATA = Path(__file__).resolve().parent.parent / "data"
 BOOK_DIR = DATA / "pytorch"
 MATRIX_FILES = sorted(BOOK_DIR.glob(RELEASE_FILES))
-# The releases readers run, from the oldest 2.x to the newest (issue 14); 2.13.0 is the reference.
-RELEASES = ("2.0.1", "2.4.1", "2.6.0", "2.9.1", "2.12.1", "2.13.0", "2.14.1", "2.15.0")
+# The releases readers run, from torch 1.0 (issue 18) to the newest; 2.13.0 is the reference.
+RELEASES = ("1.0.1", "1.2.0", "1.4.0", "1.7.1", "1.10.2", "1.13.1",
+            "2.0.1", "2.4.1", "2.6.0", "2.9.1", "2.12.1", "2.13.0", "2.14.1", "2.15.0")
 
 
 def kept_runs(data_dir: Path) -> dict[str, Path]:
@@ -75,7 +76,21 @@ def test_each_matrix_file_is_well_formed_and_a_run_of_its_release(path):
     assert check_schema(data, load_schema(DATA / "schema", "verification"), path.name) == []
     assert data["torch"].split("+")[0] == path.stem.removeprefix("verification-")
     rows = {entry.id for entry in appendix(load_site(DATA)).rows()}
-    assert set(data["results"]) <= rows
+    assert {key.partition("/")[0] for key in data["results"]} <= rows  # `<row>/<variant>` too
+
+
+def test_the_matrix_reaches_back_to_torch_1_and_old_releases_really_run():
+    """Issue 18: at least five releases before 2.0, each a real run, and from 1.4.0 on at least
+    30 rows that really ran (a row only counts as `api-missing` for what the release lacked)."""
+    runs = kept_runs(DATA)
+    before_2 = [release for release in runs if release.startswith(("0.", "1."))]
+    assert len(before_2) >= 5 and {"1.0.1", "1.4.0", "1.7.1", "1.10.2", "1.13.1"} <= set(before_2)
+    rows = {entry.id for entry in appendix(load_site(DATA)).rows() if getattr(entry, "reproducer", None)}
+    for release, path in runs.items():
+        results = yaml.safe_load(path.read_text(encoding="utf-8"))["results"]
+        ran = [row for row in rows if row in results and results[row]["status"] != "api-missing"]
+        if tuple(int(part) for part in release.split(".")[:2]) >= (1, 4):
+            assert len(ran) >= 30, (release, len(ran))
 
 
 @pytest.mark.parametrize("path", MATRIX_FILES, ids=lambda path: path.name)
@@ -136,11 +151,11 @@ def test_a_changed_reproducer_marks_its_older_runs_stale_on_every_release(tmp_pa
     assert [run.shown_as for run in changed.releases.runs] == ["stale"] * len(RELEASES)
     assert "stale" not in [run.shown_as for run in untouched.releases.runs]
     [span] = changed.releases.spans
-    assert (span.kind, span.first, span.last) == ("stale", "2.0.1", "2.15.0")
+    assert (span.kind, span.first, span.last) == ("stale", RELEASES[0], RELEASES[-1])
 
     html = rendered_appendix(site)
     line = re.search(r'<tr id="backward-twice".*?<p class="rs-releases"[^>]*>(.*?)</p>', html, re.S)[1]
-    assert "复现代码已改，待重跑" in line and "2.0.1–2.15.0" in line
+    assert "复现代码已改，待重跑" in line and f"{RELEASES[0]}–{RELEASES[-1]}" in line
     assert seen_on("2.6.0", data_dir)["backward-twice"] == "stale"
 
 
@@ -231,7 +246,11 @@ def test_seen_on_answers_per_row_from_the_run_of_that_release():
     reproducers = yaml.safe_load((BOOK_DIR / "reproducers.yml").read_text(encoding="utf-8"))
     assert set(answers) == set(reproducers)
     run = yaml.safe_load((BOOK_DIR / "verification-2.6.0.yml").read_text(encoding="utf-8"))["results"]
-    assert answers == {row_id: run[row_id]["seen"] for row_id in answers}
+    # What the run recorded, but a row's mistake printed in other words is told as such.
+    assert {row_id: seen for row_id, seen in answers.items() if seen != "reworded"} == {
+        row_id: run[row_id]["seen"] for row_id in answers if answers[row_id] != "reworded"}
+    assert all(run[row_id]["seen"] == "different" for row_id in answers if answers[row_id] == "reworded")
+    assert "reworded" in answers.values()
     assert seen_on("2.6.0+cu124", DATA) == seen_on("2.6", DATA) == answers
 
 

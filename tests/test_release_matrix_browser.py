@@ -9,27 +9,31 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from playwright.sync_api import expect
 
 from conftest import ROOT, copy_project, mkdocs_build, serve
 from find_support import open_reference, status
 from progress_support import storage_key, stored, ticks
+from refsite.model import DIFFERING_KINDS
+from refsite.pipeline import load_site
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = ROOT / "test-artifacts"
 APPENDIX = "pytorch/appendix-a.html"
 BOOK_DIR = ROOT / "data" / "pytorch"
-DIFFERING = {"different", "missing", "api-missing"}
+DIFFERING = set(DIFFERING_KINDS)  # in other words, something else, nothing, or not reached
 WIDTHS = [1280, 390]
+# A row that torch 1.x and 2.0-2.9 printed in words of their own (`expected scalar type Long but
+# found Float`), 2.12 on as the row has it.
+REWORDED = "target-dtype"
 
 
 def seen_by_row(release: str) -> dict[str, str]:
-    """How each row came out on `release`, from the run the page was built from."""
-    name = "verification.yml" if release == "2.13.0" else f"verification-{release}.yml"
-    results = yaml.safe_load((BOOK_DIR / name).read_text(encoding="utf-8"))["results"]
-    return {row_id: result["seen"] for row_id, result in results.items()}
+    """How each row came out on `release`, as the page built from the data shows it."""
+    page = load_site(ROOT / "data").book("pytorch").pages[0]
+    return {row.id: run.shown_as for row in page.rows() if getattr(row, "releases", None)
+            for run in row.releases.runs if run.torch_release == release}
 
 
 def marked(page, mark: str) -> list[str]:
@@ -54,11 +58,12 @@ def test_every_checked_row_shows_its_releases_under_the_stamp_and_fits(site_url,
     rows = page.locator("[data-entry]:has([data-stamp])")
     lines = page.locator("[data-entry] [data-stamp] ~ .rs-releases")
     assert rows.count() == lines.count() > 40
-    row = page.locator("#load-module-not-found")
+    row = page.locator(f"#{REWORDED}")
     line = row.locator(".rs-releases")
     expect(line).to_be_visible()
     expect(line).to_contain_text("各版本 torch：")
-    expect(line).to_contain_text("报的是别的 2.0.1–2.4.1")
+    expect(line).to_contain_text("换了措辞 1.0.1–")
+    expect(line).to_contain_text("逐字一致 2.12.1–2.15.0")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px at {width}px"
     sticking_out = page.eval_on_selector_all(".rs-releases", """lines => lines.filter(line => {
@@ -88,7 +93,7 @@ def test_the_release_view_marks_the_rows_that_differ_and_hides_none(site_url, ne
     expect(current).to_have_attribute("data-seen", "api-missing")
     page.locator("[data-release-view]").scroll_into_view_if_needed()
     screenshot(page, f"release-view-{width}.png")
-    screenshot(page.locator("#load-module-not-found"), f"release-view-marked-row-{width}.png")
+    screenshot(page.locator(f"#{REWORDED}"), f"release-view-marked-row-{width}.png")
 
     choose(page, "2.13.0")  # the reference: nothing differs there
     expect(page.locator("[data-release-status]")).to_contain_text("torch 2.13.0：0 条")
@@ -137,18 +142,20 @@ def test_progress_stored_before_the_release_view_is_read_and_kept(site_url, page
 def test_a_chapter_page_opens_the_other_releases_outputs(site_url, new_page, width):
     page = new_page(viewport=(width, 900))
     page.goto(site_url + APPENDIX)
-    chapter = page.locator("#load-module-not-found .rs-goto a").first.get_attribute("href")
+    chapter = page.locator(f"#{REWORDED} .rs-goto a").first.get_attribute("href")
     page.goto(site_url + "pytorch/" + chapter)
-    item = page.locator('[data-backlink="load-module-not-found"]')
+    item = page.locator(f'[data-backlink="{REWORDED}"]')
     differing = [path.stem.removeprefix("verification-") for path in BOOK_DIR.glob("verification-*.yml")
-                 if seen_by_row(path.stem.removeprefix("verification-"))["load-module-not-found"] in DIFFERING]
-    assert {"2.0.1", "2.4.1"} <= set(differing)  # before 2.6, torch.load unpickled anything
+                 if seen_by_row(path.stem.removeprefix("verification-"))[REWORDED] in DIFFERING]
+    assert {"1.0.1", "2.0.1"} <= set(differing)
     expect(item.locator("details[data-release-output]")).to_have_count(len(differing))
-    oldest = item.locator('details[data-release-output="2.0.1"]')
+    oldest = item.locator('details[data-release-output="1.0.1"]')
     expect(oldest.locator("pre")).to_be_hidden()
     oldest.locator("summary").click()
     expect(oldest.locator("pre")).to_be_visible()
-    expect(oldest.locator("pre")).to_contain_text("No module named 'my_models'")
+    expect(oldest.locator("pre")).to_contain_text("Expected object of scalar type Long but got scalar type Float")
+    # The wordings the lookup knows for the row, each with the releases that print it.
+    expect(item.locator("[data-wordings]")).to_contain_text("expected scalar type Long but found Float")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the chapter page scrolls sideways by {overflow}px at {width}px"
     screenshot(item, f"release-outputs-chapter-{width}.png")

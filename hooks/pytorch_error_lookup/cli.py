@@ -25,7 +25,8 @@ from .rule import LITERAL, MATCH, NONE, WEAK
 from .terminal import Painter, wants_colour, wrap
 
 SITE_VARIABLE = "PYTORCH_ERROR_LOOKUP_SITE"
-MAX_INPUT_BYTES = 1 << 20  # a long traceback is tens of kilobytes; more is not a paste
+# A whole log is read (its last lines, paste.PASTE_RULES' `tail_lines`); past this it is no paste.
+MAX_INPUT_BYTES = 64 << 20
 INDENT = "   "  # what is said of a row, under its text (as wide as a suggestion's "1. ")
 EXIT_EXPLAINED, EXIT_NOT_EXPLAINED, EXIT_USAGE = 0, 1, 2
 
@@ -57,7 +58,7 @@ def read_input(path: str | None, stdin=None) -> str:
         raise UsageError(f"cannot read {path or 'standard input'}: {error.strerror or error}") from None
     where = path if path and path != "-" else "standard input"
     if len(raw) > MAX_INPUT_BYTES:
-        raise UsageError(f"{where} is over {MAX_INPUT_BYTES // 1024} KiB; paste the error's last lines, not a whole log")
+        raise UsageError(f"{where} is over {MAX_INPUT_BYTES >> 20} MiB; pipe the error's last lines (tail -n 80), not a whole log")
     if b"\0" in raw:
         raise UsageError(f"{where} looks binary (it holds NUL bytes); give the error as text")
     # Not UTF-8 (a log from a Chinese Windows console is often GBK): the error's own words are
@@ -87,6 +88,7 @@ def entry_url(base: str | None, page_url: str, entry_id: str) -> str:
 def as_json(answer: Answer, base: str | None) -> dict:
     return {
         "verdict": answer.verdict,
+        "others": answer.others,  # other errors the input held (two ranks, two runs)
         "results": [
             {"id": entry["id"], "page": answer.page.key, "fragment": entry["fragment"], "cause": entry["cause"],
              "chapters": [chapter["id"] for chapter in entry["chapters"]],
@@ -108,6 +110,9 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
             torch: str | None = None, labels: dict[str, str] | None = None, text: str = "") -> list[str]:
     style, headline = HEADLINES[answer.verdict]
     lines = wrap(paint(headline, style), width)
+    if answer.others:
+        which = "本页能解释的第一条" if answer.verdict in (LITERAL, MATCH) else "第一条"
+        lines += wrap(paint(f"（输入里共有 {answer.others + 1} 条报错，这里答的是{which}：{answer.query[:120]}）", "dim"), width)
     for number, entry in enumerate(answer.entries, 1):
         lines.append("")
         # The row's own text hangs under its number, like everything said about it.

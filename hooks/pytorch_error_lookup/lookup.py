@@ -10,31 +10,24 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
-from refsite.textfold import strip_traceback_noise, tokenize
+from refsite.textfold import tokenize
 
-from .rule import NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
+from .paste import reduce_paste
+from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
 
 DATA_FILE = "lookup-data.json"
 MAX_SUGGESTIONS = 5  # as find-rank.js
 MAX_TERMS = 256
 COMMON_TERM_SHARE = 0.2
-_WHITESPACE = re.compile(r"\s+")
-
-
-def reduce_paste(text: str) -> str:
-    """What the page's box holds after a paste: a traceback's message lines, on one line."""
-    if "\n" in text or "\r" in text:
-        text = strip_traceback_noise(text)
-    return _WHITESPACE.sub(" ", text).strip()
-
-
 @dataclass
 class Page:
     key: str
@@ -176,6 +169,8 @@ class Answer:
     verdict: str
     page: Page | None
     ids: tuple[str, ...]
+    query: str = ""  # the error of the paste it answers, on one line (paste.reduce_paste)
+    others: int = 0  # how many other errors the paste held
 
     @property
     def entries(self) -> list[dict]:
@@ -200,10 +195,23 @@ class Lookup:
                 for page in self.pages for entry in page.entries if entry.get("releases")}
 
     def __call__(self, text: str, *, rank: bool = True) -> Answer:
-        """The verdict and entries for `text`, in the order rule.verdict_for gives. With
-        `rank=False`, a text the page does not explain is answered `none` without ranking
-        (a caller that only needs to know)."""
-        query = reduce_paste(text)
+        """The verdict and entries for a paste. Of several errors in it (two ranks, two runs),
+        the first the page explains, else the first; each error read as it is, then with its
+        fixed-width wraps undone (paste.reduce_paste). With `rank=False`, an error the page does
+        not explain is answered `none` without ranking (a caller that only needs to know)."""
+        errors = reduce_paste(text)
+        if not errors:
+            return Answer(NONE, None, ())
+        others = len(errors) - 1
+        for error in errors:
+            for reading in error.readings:
+                answer = self.answer(reading, rank=False)
+                if answer.verdict in (LITERAL, MATCH):
+                    return replace(answer, others=others)
+        return replace(self.answer(errors[0].text, rank=rank), others=others)
+
+    def answer(self, query: str, *, rank: bool = True) -> Answer:
+        """The verdict and entries for one error on one line, in the order rule.verdict_for gives."""
         needles = literal_needles(query)
         if not needles:
             return Answer(NONE, None, ())
@@ -211,28 +219,53 @@ class Lookup:
         for page in self.pages:
             on_page, rows = page.literal(needles, fragments_first=pasted_line)
             if on_page:
-                return Answer(verdict_for(literal=True, explains=page.explains(rows)), page, tuple(rows))
+                return Answer(verdict_for(literal=True, explains=page.explains(rows)), page, tuple(rows), query)
         folded = fold(query)
         fits = [(fit, page) for page in self.pages if (fit := best_fit(page.templates, folded))]
         if fits:
             fit, page = max(fits, key=lambda pair: pair[0].rank)
-            return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,))
+            return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,), query)
         for page in self.pages if rank else ():
             ranked = page.rank(query)
             if ranked:
-                return Answer(verdict_for(literal=False, ranked=ranked), page, tuple(ranked))
-        return Answer(verdict_for(literal=False), None, ())
+                return Answer(verdict_for(literal=False, ranked=ranked), page, tuple(ranked), query)
+        return Answer(verdict_for(literal=False), None, (), query)
 
 
 @functools.lru_cache(maxsize=1)
 def load_data() -> dict:
-    """The data the installed package carries; in a source checkout, built from data/ now."""
+    """The data the installed package carries; in a source checkout, built from data/ (and kept
+    in the user's cache under a digest of data/ and the code that builds it, so that only the
+    first call after a change pays for the build)."""
     packaged = resources.files(__package__).joinpath(DATA_FILE)
     if packaged.is_file():
         return json.loads(packaged.read_text(encoding="utf-8"))
-    source_data = Path(__file__).resolve().parents[2] / "data"
-    if source_data.is_dir():
-        from refsite.lookup_data import lookup_data  # needs the site's own dependencies
-
-        return lookup_data(source_data)
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "data").is_dir():
+        return _built_from_checkout(checkout)
     raise FileNotFoundError(f"{DATA_FILE} is missing from the installed package; reinstall pytorch-error-lookup")
+
+
+def _built_from_checkout(checkout: Path) -> dict:
+    digest = hashlib.sha256()
+    for path in sorted([*(checkout / "data").rglob("*"), *(checkout / "hooks").rglob("*.py"),
+                        *(checkout / "hooks").rglob("*.html")]):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(checkout)).encode() + b"\0" + path.read_bytes() + b"\0")
+    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    cached = cache_home / "pytorch-error-lookup" / f"lookup-data-{digest.hexdigest()[:16]}.json"
+    try:
+        return json.loads(cached.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    from refsite.lookup_data import lookup_data  # needs the site's own dependencies
+
+    data = lookup_data(checkout / "data")
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        partial.replace(cached)  # whole or not at all, whoever else is writing it
+    except OSError:
+        pass  # a read-only home: build again next time
+    return data

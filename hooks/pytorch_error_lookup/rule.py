@@ -14,8 +14,8 @@ Every query ends in one verdict, tried in this order (DESIGN.md §4):
 - `none`: nothing shares a meaningful word.
 
 The templates are plain regular expressions in the subset Python and JavaScript read alike
-(literal characters, `[…]` classes over ASCII, `*`, `+`, `?`, `(?:…)`; no `\\w`, `\\d` or `\\s`,
-whose meaning differs), applied to folded text. The browser receives them as compiled here
+(literal characters, `[…]` classes over ASCII, `*`, `+`, `?`, `(?:…)`, `(?!…)`; no `\\w`, `\\d`
+or `\\s`, whose meaning differs), applied to folded text. The browser receives them as compiled here
 (`find-verdict.js` applies them in the same order); `tests/fixtures/lookup_cases.yml` holds the
 labelled cases both sides are tested against.
 
@@ -25,6 +25,7 @@ Standard library only: the command-line lookup imports this without MkDocs or Ji
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -57,21 +58,24 @@ def _fold_char(char: str) -> str:
                    for part in unicodedata.normalize("NFKC", char).lower())
 
 
+class _FoldTable(dict):
+    """str.translate's table for _fold_char, filled in as characters are first seen."""
+
+    def __missing__(self, code: int) -> str:
+        self[code] = folded = _fold_char(chr(code))
+        return folded
+
+
+_FOLD_TABLE = _FoldTable()
+_SPACES = re.compile(" {2,}")
+
+
 def fold(text: str) -> str:
     """Text as the literal search compares it: lower case, NFKC (`…` is `...`), straight quotes,
-    each run of whitespace one space, invisible characters gone, no space at either end."""
-    out: list[str] = []
-    space = True  # drops leading whitespace
-    for char in text:
-        for part in _fold_char(char):
-            if part == " ":
-                if space:
-                    continue
-                space = True
-            else:
-                space = False
-            out.append(part)
-    return "".join(out).rstrip(" ")
+    each run of whitespace one space, invisible characters gone, no space at either end.
+    (Character by character as _fold_char says, through one translation table: a 5 MB log
+    folds in a blink.)"""
+    return _SPACES.sub(" ", text.translate(_FOLD_TABLE)).strip(" ")
 
 
 # ── The exception's name, set aside ─────────────────────────────────────────────────────────
@@ -94,23 +98,38 @@ def split_exception(line: str) -> tuple[str, str]:
 
 
 def has_substance(message: str) -> bool:
-    return len(WORD.findall(message)) >= MESSAGE_WORDS
+    return next(itertools.islice(WORD.finditer(message), MESSAGE_WORDS - 1, None), None) is not None
 
 
 # ── Templates ─────────────────────────────────────────────────────────────────────────────────
 
+SHORT_QUERY = 600  # what a description of a symptom may run to, folded (Template.max_query)
+# Anything, up to a bound: `…` in a fragment stands for a few words, never for half of a 5 MB
+# log (an unbounded gap costs a scan to the end of the paste at every place its first part occurs).
+ANY = ".{0,1000}?"
 NAME = "[a-z0-9_.]+"  # a reader's own name, folded: `head`, `mylab.towers.tower`, `tanh`
 # A quoted class name of the reader's own (`'Linear' object has no attribute`) is never one of
 # Python's or torch's own types: `'NoneType' object has no attribute 'zero_'` is another story.
 _BUILT_IN_TYPES = ("nonetype", "str", "int", "float", "bool", "list", "dict", "tuple", "set", "bytes",
                    "object", "type", "function", "method", "builtin_function_or_method", "module",
-                   "generator", "tensor", "parameter", "ndarray", "numpy.ndarray")
-QUOTED_NAME = f"'(?!(?:{'|'.join(re.escape(name) for name in _BUILT_IN_TYPES)})')[a-z0-9_.]+'"
+                   "generator", "tensor", "parameter", "ndarray", "numpy.ndarray",
+                   # torch's wrappers: their missing attribute is the wrapped model's (`.module`)
+                   "dataparallel", "distributeddataparallel", "optimizedmodule")
+# Nor a private one (`'_idat' object has no attribute 'fileno'` is inside a library).
+QUOTED_NAME = f"'(?!(?:{'|'.join(re.escape(name) for name in _BUILT_IN_TYPES)})')(?!_)[a-z0-9_.]+'"
 # Slots, tried in this order at each position of a fragment. (kind, recogniser in the fragment,
 # pattern in the template).
 _SLOTS: tuple[tuple[str, str, str], ...] = (
-    ("any", r"…", ".*?"),
-    ("shape", r"torch\.Size\(\[[0-9, ]*\]\)", r"torch\.size\(\[[0-9, ]*\]\)"),
+    ("any", r"…", ANY),
+    # Where in torch's C++ sources an old release raised it (` at /pytorch/aten/src/TH/…cpp:940`):
+    # another build, another path; a paste often ends before it.
+    ("any", r" at (?:[A-Za-z]:)?[/\\][^ ]*:[0-9]+", ANY),
+    ("class", r"<class '[^']*'>", "<class '[^']*'>"),
+    ("path", r"'[^'\s]*\.py'", "'[^']*'"),  # a script of the reader's: `from 'train.py'`
+    ("name", r"(?<=state_dict for )[A-Za-z_][A-Za-z0-9_.]*(?=:)", NAME),  # the reader's model class
+    ("shape", r"\[[0-9]+(?: x [0-9]+)+\]", r"\[[0-9]+(?: x [0-9]+)*\]"),  # torch 1.x: `[32 x 512]`
+    # torch.Size([1, 64]); torch 1.x printed a size as a bare list: `got input size [1, 64]`.
+    ("shape", r"torch\.Size\(\[[0-9, ]*\]\)", r"(?:torch\.size\(\[[0-9, ]*\]\)|\[[0-9, ]*\])"),
     ("shape", r"\[[0-9]+(?:, [0-9]+)*\]", r"\[[0-9, -]*\]"),
     ("shape", r"(?<![A-Za-z0-9_.])[0-9]+(?:x[0-9]+)+(?![A-Za-z0-9_])", "[0-9]+(?:x[0-9]+)+"),
     ("name", r"(?<![A-Za-z])(?:xxx|Xxx)", NAME),
@@ -134,9 +153,29 @@ class Template:
     pattern: str
     anchor: str
     fixed: int
+    partial: bool = False  # a head or tail of the row's template (compile_templates)
+    # Its other fixed pieces (besides `anchor`): a query lacking one is not tried, so that a gap
+    # is never scanned for a piece the paste does not hold.
+    needles: tuple[str, ...] = ()
+    # Folded texts that, after the match, show another situation: then the template does not fit.
+    # (Checked apart from the pattern, once per match: a lookahead would scan to the end of the
+    # paste at every position it is tried.)
+    not_with: tuple[str, ...] = ()
+    # Tried only on a query of at most this many folded characters (a symptom described in
+    # words is a sentence or two, not a log).
+    max_query: int | None = None
 
     def as_json(self) -> dict:
-        return {"entry": self.entry, "pattern": self.pattern, "anchor": self.anchor, "fixed": self.fixed}
+        raw = {"entry": self.entry, "pattern": self.pattern, "anchor": self.anchor, "fixed": self.fixed}
+        if self.needles:
+            raw["needles"] = list(self.needles)
+        if self.partial:
+            raw["partial"] = True
+        if self.not_with:
+            raw["not_with"] = list(self.not_with)
+        if self.max_query is not None:
+            raw["max_query"] = self.max_query
+        return raw
 
 
 def _escape(text: str) -> str:
@@ -145,9 +184,17 @@ def _escape(text: str) -> str:
     return _REGEX_SYNTAX.sub(r"\\\1", text)
 
 
-def _pieces(fragment: str, own_names: Sequence[str]) -> list[tuple[str, str]]:
+def _key_list(prefixes: Sequence[str]) -> tuple[str, str, str]:
+    """A slot for a list of quoted keys that all start with one of `prefixes`, and no other key
+    after them: `"module.fc.weight", "module.fc.bias"` but not `"epoch", "state_dict"`."""
+    starts = "|".join(_escape(fold(prefix)) for prefix in prefixes)
+    key = f'"(?:{starts})[^"]*"'
+    return ("keys", f'"(?:{"|".join(re.escape(prefix) for prefix in prefixes)})[^"]*"', f'{key}(?:, {key})*(?!, ")')
+
+
+def _pieces(fragment: str, own_names: Sequence[str], key_prefixes: Sequence[str] = ()) -> list[tuple[str, str]]:
     """The fragment cut into ("text", folded text) and (kind, pattern) pieces."""
-    slots = list(_SLOTS)
+    slots = ([_key_list(key_prefixes)] if key_prefixes else []) + list(_SLOTS)
     for name in own_names:
         slots.append(("name", f"'{re.escape(name)}'", QUOTED_NAME))
         slots.append(("name", rf"(?<![A-Za-z0-9_.]){re.escape(name)}(?![A-Za-z0-9_])", NAME))
@@ -174,16 +221,63 @@ def _pieces(fragment: str, own_names: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def compile_template(entry: str, fragment: str, own_names: Sequence[str] = (),
-                     second_line: str | None = None) -> Template:
+                     second_line: str | None = None, *, key_prefixes: Sequence[str] = (),
+                     not_with: Sequence[str] = ()) -> Template:
     """The template of one row. Its leading exception name is dropped (a reader may paste the
-    message alone), and so is a `…` at either end (with the punctuation next to it). A second
-    line that is a message of its own must follow the first (`WeightsUnpickler error: …` tells
-    an unsafe global from a file that is no checkpoint at all); one that is traceback furniture
-    (`Original Traceback (most recent call last):`) is not required, as pasting drops it."""
-    _, message = split_exception(fragment)
-    pieces = _pieces(message, own_names)
+    message alone; so is a nested one, `InvalidCxxCompiler: ` after `InductorError: `), and so
+    is a `…` at either end (with the punctuation next to it) and a full stop at the end. A
+    second line that is a message of its own must follow the first (`WeightsUnpickler error: …`
+    tells an unsafe global from a file that is no checkpoint at all); one that is traceback
+    furniture (`Original Traceback (most recent call last):`) is not required, as pasting drops
+    it. Backticks are no part of a template: a paste loses them to Markdown (paste.py).
+
+    Rows defined by a structure say so in their data: with `key_prefixes`, the row's quoted key
+    must be a whole list of keys that all start with one of them; with `not_with`, none of those
+    texts may follow (a list of missing keys followed by unexpected ones is another story)."""
+    return _assemble(entry, _template_pieces(fragment, own_names, second_line, key_prefixes), not_with)
+
+
+def compile_description(entry: str, said: str) -> Template:
+    """A symptom's description in the reader's words (`验证集…精度…比训练…差`): its words in
+    order, `…` for anything between, tried on a short query only."""
+    return _assemble(entry, _template_pieces(said, (), None, ()), (), short=True)
+
+
+def compile_templates(entry: str, fragment: str, own_names: Sequence[str] = (),
+                      second_line: str | None = None, *, key_prefixes: Sequence[str] = (),
+                      not_with: Sequence[str] = ()) -> list[Template]:
+    """The row's template (compile_template), then its head and its tail where the template is
+    longer than either: a partial paste (only the first line of a message, only its end, a
+    message quoted in a sentence and cut) fits those. A partial template counts only when it
+    is the only row's to fit (best_fit). A row whose second line tells it apart from another
+    situation (`WeightsUnpickler error: Unsupported global`) has no partial ones."""
+    pieces = _template_pieces(fragment, own_names, second_line, key_prefixes)
+    whole = _assemble(entry, pieces, not_with)
+    templates = [whole]
+    for part in (_head(pieces), _tail(pieces)) if not second_line else ():
+        if part:
+            template = _assemble(entry, part, not_with, partial=True)
+            if template.fixed < whole.fixed and template.pattern not in {t.pattern for t in templates}:
+                templates.append(template)
+    return templates
+
+
+# A partial template keeps at least this many fixed characters, and this many words.
+PARTIAL_CHARS = 40
+PARTIAL_WORDS = 6
+# Nested exception names are CamelCase with at least two capitals (`InvalidCxxCompiler: `), so
+# that a message's own first word (`Compiler: cl is not found`) stays.
+_NESTED_EXCEPTION = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][a-z0-9_]+[A-Z][A-Za-z0-9_]*: ")
+
+
+def _template_pieces(fragment: str, own_names: Sequence[str], second_line: str | None,
+                     key_prefixes: Sequence[str]) -> list[tuple[str, str]]:
+    _, message = split_exception(fragment.replace("`", ""))
+    while (nested := _NESTED_EXCEPTION.match(message)) and has_substance(message[nested.end():]):
+        message = message[nested.end():]
+    pieces = _pieces(message, own_names, key_prefixes)
     if second_line and strip_traceback_noise(second_line) == second_line:
-        pieces += [("any", ".*?")] + _pieces(split_exception(second_line)[1], own_names)
+        pieces += [("any", ANY)] + _pieces(split_exception(second_line.replace("`", ""))[1], own_names)
     while pieces and pieces[0][0] == "any":
         pieces.pop(0)
     while pieces and pieces[-1][0] == "any":
@@ -194,6 +288,59 @@ def compile_template(entry: str, fragment: str, own_names: Sequence[str] = (),
                 pieces[-1] = ("text", trimmed)
             else:
                 pieces.pop()
+    if pieces and pieces[-1][0] == "text" and pieces[-1][1].rstrip(".").strip():
+        # A message quoted in a sentence loses its full stop: `… in an in-place operation`.
+        pieces[-1] = ("text", pieces[-1][1].rstrip("."))
+    return pieces
+
+
+def _fixed_words(text: str) -> int:
+    return len(WORD.findall(text))
+
+
+def _head(pieces: list[tuple[str, str]]) -> list[tuple[str, str]] | None:
+    """The template's first pieces, cut at a word end once PARTIAL_CHARS fixed characters and
+    PARTIAL_WORDS words are in; None if that takes the whole template."""
+    head, chars, words = [], 0, 0
+    for index, (kind, value) in enumerate(pieces):
+        if kind != "text":
+            head.append((kind, value))
+            continue
+        for cut in re.finditer(r"[A-Za-z0-9_)\]'\"]+(?=[ ,;:.]|$)", value):
+            if chars + len(value[:cut.end()].strip()) >= PARTIAL_CHARS and words + _fixed_words(value[:cut.end()]) >= PARTIAL_WORDS:
+                if index == len(pieces) - 1 and not value[cut.end():].strip(" .,;:"):
+                    return None
+                return head + [("text", value[:cut.end()])]
+        head.append((kind, value))
+        chars += len(value.strip())
+        words += _fixed_words(value)
+    return None
+
+
+def _tail(pieces: list[tuple[str, str]]) -> list[tuple[str, str]] | None:
+    """The template's last pieces, from a word start, holding PARTIAL_CHARS fixed characters and
+    PARTIAL_WORDS words; None if that takes the whole template."""
+    tail, chars, words = [], 0, 0
+    for index in range(len(pieces) - 1, -1, -1):
+        kind, value = pieces[index]
+        if kind != "text":
+            tail.insert(0, (kind, value))
+            continue
+        starts = [found.start() for found in re.finditer(r"(?<![A-Za-z0-9_])[A-Za-z]", value)]
+        for start in reversed(starts):
+            piece = value[start:]
+            if chars + len(piece.strip()) >= PARTIAL_CHARS and words + _fixed_words(piece) >= PARTIAL_WORDS:
+                if index == 0 and not value[:start].strip():
+                    return None
+                return [("text", piece)] + tail
+        tail.insert(0, (kind, value))
+        chars += len(value.strip())
+        words += _fixed_words(value)
+    return None
+
+
+def _assemble(entry: str, pieces: list[tuple[str, str]], not_with: Sequence[str],
+              partial: bool = False, short: bool = False) -> Template:
     parts: list[str] = []
     fixed_pieces: list[str] = []
     for kind, value in pieces:
@@ -208,8 +355,23 @@ def compile_template(entry: str, fragment: str, own_names: Sequence[str] = (),
             parts[0] = parts[0].lstrip(" ")
         if pieces[-1][0] == "text":
             parts[-1] = parts[-1].rstrip(" ")
+    # A gap takes the first place its next piece fits and never gives it back (an atomic group,
+    # written as a lookahead and its backreference, which both engines read alike): two gaps
+    # in a row would otherwise try every pair of places, to the end of the paste.
+    atomic, group, index = [], 0, 0
+    while index < len(parts):
+        if pieces[index][0] == "any" and index + 1 < len(parts):
+            group += 1
+            atomic.append(f"(?=({parts[index]}{parts[index + 1]}))\\{group}")
+            index += 2
+        else:
+            atomic.append(parts[index])
+            index += 1
+    parts = atomic
     anchor = max((piece.strip() for piece in fixed_pieces), key=len, default="")
-    return Template(entry, "".join(parts), anchor, sum(len(piece.strip()) for piece in fixed_pieces))
+    needles = tuple(dict.fromkeys(piece.strip() for piece in fixed_pieces if len(piece.strip()) > 2 and piece.strip() != anchor))
+    return Template(entry, "".join(parts), anchor, sum(len(piece.strip()) for piece in fixed_pieces), partial,
+                    needles, tuple(fold(text) for text in not_with), SHORT_QUERY if short else None)
 
 
 def _fold_between_slots(text: str) -> str:
@@ -257,21 +419,30 @@ def best_fit(templates: Iterable[Template], folded_query: str) -> Fit | None:
     message wins, since Python prints the error that matters last (a DataLoader worker's
     envelope comes before the real error); within one message the most specific wins (the
     message itself over the `Hint:` that follows it, `a view of a leaf Variable…` over
-    `a leaf Variable…`), then the one ending last. Ties keep page order."""
+    `a leaf Variable…`), then the one ending last. Ties keep page order. A partial template (a
+    head or tail) counts only when no whole one fits and it is the only row's to fit."""
     best: Fit | None = None
+    partial: dict[str, Fit] = {}  # the best partial fit of each row
     starts = None
     for template in templates:
-        if template.anchor not in folded_query:
+        if template.anchor not in folded_query or any(needle not in folded_query for needle in template.needles):
+            continue
+        if template.max_query is not None and len(folded_query) > template.max_query:
             continue
         found = _regex(template.pattern).search(folded_query)
-        if found is None:
+        if found is None or any(folded_query.find(text, found.end()) >= 0 for text in template.not_with):
             continue
         if starts is None:
             starts = message_starts(folded_query)
         message = sum(1 for start in starts if start <= found.start())
         fit = Fit(template.entry, message, template.fixed, found.end())
-        if best is None or fit.rank > best.rank:
+        if template.partial:
+            if template.entry not in partial or fit.rank > partial[template.entry].rank:
+                partial[template.entry] = fit
+        elif best is None or fit.rank > best.rank:
             best = fit
+    if best is None and len(partial) == 1:
+        return next(iter(partial.values()))
     return best
 
 

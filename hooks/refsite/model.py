@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from .wordings import exception_kind, last_error_line, wording_of
+
 
 @dataclass(frozen=True)
 class Chapter:
@@ -36,10 +38,28 @@ class Reproducer:
     simulation: str | None = None  # how the situation is staged where it cannot happen for real
     platform: str | None = None  # why the message belongs to another platform
     note: str | None = None  # where today's torch differs from the row's story
+    # Why other releases' wordings of the row are not its alone (refsite.wordings): not taken.
+    not_distinctive: str | None = None
+    # Other call paths of the same mistake, by name: programs run and recorded like `code`.
+    variants: tuple[tuple[str, str], ...] = ()
+    variant_own_names: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a variant's readers' own words
+    # Wordings seen only in real pastes (wording, source, torch): never reproduced here.
+    seen_in_the_wild: tuple[tuple[str, str, str | None], ...] = ()
 
     @property
     def code_sha(self) -> str:
         return code_sha(self.code)
+
+    def variant(self, name: str) -> "Reproducer":
+        """A variant as a program of its own (its result is keyed `<row>/<name>`)."""
+        return Reproducer(code=dict(self.variants)[name])
+
+
+VARIANT_SEPARATOR = "/"  # a variant's result is keyed `matmul-dtype/mm`
+
+
+def variant_key(row_id: str, name: str) -> str:
+    return f"{row_id}{VARIANT_SEPARATOR}{name}"
 
 
 # How a row's text came out in one run (the `seen` of a result, see refsite.verify.judging),
@@ -48,6 +68,7 @@ class Reproducer:
 SEEN_LABELS = {
     "verbatim": "逐字一致",
     "folded": "空白折叠后一致",
+    "reworded": "换了措辞",
     "different": "报的是别的",
     "missing": "没有出现",
     "api-missing": "缺 API，跑不到",
@@ -58,7 +79,7 @@ SEEN_LABELS = {
 }
 SEEN_KINDS = tuple(SEEN_LABELS)
 # The kinds a reader on that release would see other text for (the release view marks these).
-DIFFERING_KINDS = ("different", "missing", "api-missing")
+DIFFERING_KINDS = ("reworded", "different", "missing", "api-missing")
 
 
 @dataclass(frozen=True)
@@ -74,6 +95,10 @@ class Verification:
     note: str | None = None  # where this torch differs from the row's story
     output: str | None = None
     stale: bool = False  # the reproducer changed since the run
+    # The row's mistake in this release's own words, when it did not print the row's text
+    # (refsite.wordings): it joins the row's lookup.
+    wording: str | None = None
+    variant: str | None = None  # the run of one of the row's variants (Reproducer.variants)
 
     @property
     def torch_release(self) -> str:
@@ -81,8 +106,11 @@ class Verification:
 
     @property
     def shown_as(self) -> str:
-        """The kind to show: a stale result says nothing about today's reproducer."""
-        return "stale" if self.stale else self.seen
+        """The kind to show: a stale result says nothing about today's reproducer; a release
+        that said the mistake in other words is `reworded`, not `different`."""
+        if self.stale:
+            return "stale"
+        return "reworded" if self.wording else self.seen
 
     @property
     def differs(self) -> bool:
@@ -111,6 +139,7 @@ class ReleaseRuns:
     run left the row out is there too, as `not-run`."""
 
     runs: tuple[Verification, ...] = ()
+    variant_runs: tuple[Verification, ...] = ()  # the runs of the row's variants, every release
 
     def __bool__(self) -> bool:
         return bool(self.runs)
@@ -131,6 +160,22 @@ class ReleaseRuns:
         return tuple(run for run in self.runs if run.differs)
 
     @property
+    def wordings(self) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
+        """Each of the row's other wordings with the releases that print it (oldest first) and
+        the variants that printed it there ("" for the row's own reproducer)."""
+        found: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        for run in self.runs + self.variant_runs:
+            if run.shown_as == "reworded":
+                releases, paths = found.get(run.wording, ((), ()))
+                if run.torch_release not in releases:
+                    releases += (run.torch_release,)
+                if (run.variant or "") not in paths:
+                    paths += (run.variant or "",)
+                found[run.wording] = (releases, paths)
+        return tuple((wording, tuple(sorted(releases, key=release_key)), paths)
+                     for wording, (releases, paths) in found.items())
+
+    @property
     def by_release(self) -> str:
         """'2.0.1:different 2.4.1:verbatim …', for the page's release view (a data attribute)."""
         return " ".join(f"{run.torch_release}:{run.shown_as}" for run in self.runs)
@@ -148,6 +193,9 @@ class ErrorEntry:
     # Words of the fragment that are the reader's own (a class, an op, a dtype): the lookup
     # matches any name there (pytorch_error_lookup.rule).
     own_names: tuple[str, ...] = ()
+    # Structure the lookup must see before it says this row (pytorch_error_lookup.rule).
+    key_prefixes: tuple[str, ...] = ()
+    not_with: tuple[str, ...] = ()
     reproducer: Reproducer | None = None
     verification: Verification | None = None  # the reference run (verification.yml)
     releases: ReleaseRuns = ReleaseRuns()  # the row across the release matrix
@@ -164,6 +212,7 @@ class Symptom:
     symptom: str
     truth: str
     chapters: tuple[str, ...]
+    said_as: tuple[str, ...] = ()  # other ways readers describe it: the lookup's templates
     reproducer: Reproducer | None = None
     verification: Verification | None = None  # the reference run (verification.yml)
     releases: ReleaseRuns = ReleaseRuns()  # the row across the release matrix
@@ -338,8 +387,10 @@ class Checks:
         run (a symptom without a measured claim) stays out of the matrix."""
         fields = {}
         if row_id in self.reproducers or any(row_id in run for run in self.runs):
-            fields["releases"] = ReleaseRuns(tuple(
-                run.get(row_id) or _not_run(release) for run, release in zip(self.runs, self.releases)))
+            names = [name for name, _ in self.reproducers[row_id].variants] if row_id in self.reproducers else []
+            fields["releases"] = ReleaseRuns(
+                tuple(run.get(row_id) or _not_run(release) for run, release in zip(self.runs, self.releases)),
+                tuple(run[key] for run in self.runs for name in names if (key := variant_key(row_id, name)) in run))
         if row_id in self.reproducers:
             fields["reproducer"] = self.reproducers[row_id]
         if row_id in self.reference:
@@ -350,7 +401,7 @@ class Checks:
 def _row(kind: str, raw: dict, checks: Checks | None):
     row_type = _ROW_TYPES[kind]
     values = dict(raw)
-    for listed in ("chapters", "own_names"):
+    for listed in ("chapters", "own_names", "key_prefixes", "not_with", "said_as"):
         if listed in values:
             values[listed] = tuple(values[listed])
     if checks is not None and kind != "not-covered":
@@ -361,21 +412,46 @@ def _row(kind: str, raw: dict, checks: Checks | None):
 def reproducers_from_raw(raw: dict) -> dict[str, Reproducer]:
     return {row_id: Reproducer(code=program["code"], expect=tuple(program.get("expect", ())),
                                simulation=program.get("simulation"),
-                               platform=program.get("platform"), note=program.get("note"))
+                               platform=program.get("platform"), note=program.get("note"),
+                               not_distinctive=program.get("not_distinctive"),
+                               variants=tuple((name, variant if isinstance(variant, str) else variant["code"])
+                                              for name, variant in (program.get("variants") or {}).items()),
+                               variant_own_names=tuple(
+                                   (name, tuple(variant["own_names"]))
+                                   for name, variant in (program.get("variants") or {}).items()
+                                   if not isinstance(variant, str)),
+                               seen_in_the_wild=tuple((seen["wording"], seen["source"], seen.get("torch"))
+                                                      for seen in program.get("seen_in_the_wild", ())))
             for row_id, program in raw.items()}
 
 
-def verifications_from_raw(run: dict, reproducers: dict[str, Reproducer]) -> dict[str, Verification]:
+def verifications_from_raw(run: dict, reproducers: dict[str, Reproducer],
+                           reference_kinds: dict[str, str | None] | None = None) -> dict[str, Verification]:
     """One verifier run's results by row id; a result of another version of the row's reproducer
-    (its `code_sha` differs) is stale."""
+    (its `code_sha` differs) is stale. With the exception kind each row raised on the reference
+    run, a run that printed other text gets the row's wording in it, if there is one."""
     verifications = {}
-    for row_id, result in run.get("results", {}).items():
+    results = run.get("results", {})
+    for key, result in results.items():
+        row_id, _, name = key.partition(VARIANT_SEPARATOR)
         reproducer = reproducers.get(row_id)
-        verifications[row_id] = Verification(
-            status=result["status"], seen=result["seen"], torch=run["torch"], date=str(run["date"]),
+        program = reproducer.variant(name) if reproducer and name in dict(reproducer.variants) else (
+            reproducer if not name else None)
+        stale = program is None or result.get("code_sha") != program.code_sha
+        wording = None
+        if reference_kinds and result["seen"] == "different" and not stale and not reproducer.not_distinctive:
+            # A variant's author vouches that it is the row's mistake: only the release's own
+            # kind of check applies to the row's program.
+            wording = wording_of(result.get("output"), reference_kinds.get(row_id), program.code,
+                                 same_kind=not name)
+        if wording and any(wording in (other.get("output") or "") for other_id, other in results.items()
+                           if other_id.partition(VARIANT_SEPARATOR)[0] != row_id):
+            wording = None  # every program printed it on that release (a CUDA build's driver warning)
+        verifications[key] = Verification(
+            status=result["status"], seen=result["seen"], torch=run["torch"],
+            date=str(result.get("date") or run["date"]),
             why=result.get("why"), excerpt=result.get("excerpt"), note=result.get("note"),
-            output=result.get("output"),
-            stale=reproducer is None or result.get("code_sha") != reproducer.code_sha)
+            output=result.get("output"), stale=stale, wording=wording, variant=name or None)
     return verifications
 
 
@@ -388,8 +464,12 @@ def checks_from_raw(reproducers: dict, reference: dict, other_runs: list[dict]) 
     programs = reproducers_from_raw(reproducers)
     runs = sorted((run for run in [reference, *other_runs] if run),
                   key=lambda run: release_key(run["torch"]))
+    # What each row's own text is on the reference run (the exception on the line its text was
+    # found in): another release's wording of it is of the same kind.
+    kinds = {row_id: exception_kind(last_error_line(result.get("excerpt") or ""))
+             for row_id, result in (reference or {}).get("results", {}).items()}
     return Checks(programs, verifications_from_raw(reference, programs),
-                  tuple(verifications_from_raw(run, programs) for run in runs),
+                  tuple(verifications_from_raw(run, programs, kinds) for run in runs),
                   tuple(run["torch"].split("+")[0] for run in runs))
 
 

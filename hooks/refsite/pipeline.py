@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .load import DataError, LoadedFile, Problem, load_yaml
-from .model import Site, book_from_raw, checks_from_raw, reference_page_from_raw, release_key
+from .model import VARIANT_SEPARATOR, Site, book_from_raw, checks_from_raw, reference_page_from_raw, release_key
 from .validate import check_references, check_schema, load_schema, mappings, page_rows
 
 SITE_FILE = "site.yml"
@@ -134,13 +134,19 @@ def _load_checks(collect: _Collector, book_dir: Path, book_pages: list[dict] | N
         return {}, {}, []
     collect.problems += _release_problems(reference, releases)
     row_ids = {row.get("id") for page in book_pages for row in page_rows(page)}
+    programs = reproducers.data if reproducers else {}
     for loaded, rows in [(reproducers, reproducers and reproducers.data)] + [
             (run, run.data.get("results")) for run in [reference, *releases] if run]:
-        for row_id in rows or {}:
+        for key in rows or {}:
+            row_id, _, variant = str(key).partition(VARIANT_SEPARATOR)
             if row_id not in row_ids:
                 collect.problems.append(Problem(
-                    loaded.name, rows.key_lines.get(row_id), "there is no row with this id in the book's pages",
-                    entry=str(row_id)))
+                    loaded.name, rows.key_lines.get(key), "there is no row with this id in the book's pages",
+                    entry=str(key)))
+            elif variant and variant not in ((programs.get(row_id) or {}).get("variants") or {}):
+                collect.problems.append(Problem(
+                    loaded.name, rows.key_lines.get(key),
+                    f"row '{row_id}' has no variant '{variant}' in {REPRODUCERS_FILE}", entry=str(key)))
     return ((reproducers.data if reproducers else {}), (reference.data if reference else {}),
             [run.data for run in releases])
 

@@ -12,6 +12,7 @@ same inputs.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -77,12 +78,13 @@ def strip_traceback_noise(text: str) -> str:
     return text
 
 
-def _word_tokens(word: str) -> list[str]:
+@functools.lru_cache(maxsize=65536)  # a log repeats its words: each is split once
+def _word_tokens(word: str) -> tuple[str, ...]:
     parts = [part.lower() for piece in word.split("_") for part in _CAMEL_BOUNDARY.split(piece)]
     kept = [part for part in parts if len(part) > 1 and not _NUMERIC.match(part)]
     if len(kept) > 1:  # the compound too: `grad_fn`, `runtimeerror` match better than their parts
         kept.append(word.strip("_").lower())
-    return kept
+    return tuple(kept)
 
 
 def _cjk_tokens(run: str) -> list[str]:

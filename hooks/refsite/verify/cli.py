@@ -29,6 +29,23 @@ def release_file(torch: str, book_dir: Path = BOOK_DIR) -> Path:
     return book_dir / f"verification-{torch.split('+')[0]}.yml"
 
 
+def previous_run(path: Path, torch: str) -> dict:
+    """The run already in `path` (empty if none), which must be one of the same torch."""
+    if not path.is_file():
+        return {}
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if document.get("torch") != torch:
+        raise SystemExit(f"{path} holds a run of torch {document.get('torch')}, not {torch}")
+    return document
+
+
+def is_current(result: dict | None, case) -> bool:
+    """Whether a kept result still speaks for the row's reproducer as it is now."""
+    if result is None:
+        return False
+    return case.reproducer is None or result.get("code_sha") == case.reproducer.code_sha
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m refsite.verify", description=verify.__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -41,8 +58,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                             "named after the torch found, and exit 0 whatever failed")
     parser.add_argument("--compare", type=Path, metavar="OTHER.yml",
                         help="another run's results: add a `drift:` section of what changed")
-    parser.add_argument("--only", nargs="+", metavar="ID",
-                        help="run these rows only (the results file then holds only them)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--only", nargs="+", metavar="ID",
+                       help="run these rows only (the results file then holds only them)")
+    which.add_argument("--stale", action="store_true",
+                       help="run only the rows the results file has no current result for (a new row, "
+                            "a changed reproducer) and merge them into it; each carries its own date")
     parser.add_argument("--jobs", type=int, default=JOBS)
     parser.add_argument("--timeout", type=float, default=TIMEOUT_SECONDS,
                         help="seconds per reproducer")
@@ -64,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     except DataError as error:
         raise SystemExit(str(error)) from None
     cases = cases_from_site(site)
+    previous = previous_run(out, environment["torch"]) if args.stale else {}
+    kept = previous.get("results") or {}
+    if args.stale:
+        cases = [case for case in cases if not is_current(kept.get(case.id), case)]
     if args.only:
         unknown = sorted(set(args.only) - {case.id for case in cases})
         if unknown:
@@ -75,6 +100,11 @@ def main(argv: list[str] | None = None) -> int:
 
     results = {case.id: result_record(case, *outcomes[case.id], environment["site_packages"])
                for case in cases}
+    if args.stale:
+        today = datetime.date.today().isoformat()
+        fresh = {id_: {**result, "date": today} for id_, result in results.items()}
+        results = {case.id: fresh.get(case.id) or kept[case.id]
+                   for case in cases_from_site(site) if case.id in fresh or case.id in kept}
     counts = status_counts(results)
     document = {
         "torch": environment["torch"],
@@ -82,8 +112,10 @@ def main(argv: list[str] | None = None) -> int:
         "platform": environment["platform"],
         "date": datetime.date.today().isoformat(),
         "seconds": round(time.monotonic() - began, 1),
-        "counts": counts,
     }
+    if previous:  # a merge: the header stays the whole run's, each re-run row has its date
+        document.update({key: previous[key] for key in document if key in previous})
+    document["counts"] = counts
     if args.compare:
         document["drift"] = drift(results, yaml.safe_load(args.compare.read_text(encoding="utf-8")))
     document["results"] = results

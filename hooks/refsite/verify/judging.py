@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..model import Reproducer
+from ..model import VARIANT_SEPARATOR, Reproducer
+from ..wordings import WARNING_LOCATION, last_error_line
 
 REPRODUCED = "reproduced"
 REPRODUCED_FOLDED = "reproduced-whitespace-folded"
@@ -35,8 +36,6 @@ EXCERPT_CHARS = 800
 WILDCARD = "…"
 # `xxx` / `Xxx` at the start of a word: the reader's own name (`'xxx'`, `XxxBackward`).
 TOKENS = re.compile(r"(…|(?<![A-Za-z])(?:xxx|Xxx))")
-WARNING_LOCATION = re.compile(r"^\S+\.py:\d+: (?=\w+Warning: )")  # "/path/x.py:4: " before a warning
-EXCEPTION_LINE = re.compile(r"\b\w*(?:Error|Exception|Warning)\b: ")
 
 
 @dataclass(frozen=True)
@@ -134,6 +133,11 @@ _MISSING_API_RULES = (
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line \d+', re.MULTILINE)
 
 
+def program_file(case_id: str) -> str:
+    """The file a case's program runs as: `matmul-dtype.py`, `matmul-dtype__mm.py` for a variant."""
+    return case_id.replace("/", "__") + ".py"
+
+
 def missing_api(case_id: str, output: str) -> str | None:
     """What the release lacks, read from the last error line the run printed; None if nothing."""
     line = last_error_line(output)
@@ -143,7 +147,7 @@ def missing_api(case_id: str, output: str) -> str | None:
         found = rule.search(line)
         if not found:
             continue
-        if own_line and _FRAME.findall(output)[-1:] != [f"{case_id}.py"]:
+        if own_line and _FRAME.findall(output)[-1:] != [program_file(case_id)]:
             continue
         return saying.format(**found.groupdict())
     return None
@@ -176,7 +180,13 @@ def judge(case: Case, run: Run, torch_name: str = "这个 torch") -> Verdict:
                            tail(run.output))
         if reproducer and reproducer.platform:
             return Verdict(NOT_HERE, OTHER_PLATFORM, reproducer.platform, tail(run.output))
-        reported = bool(run.returncode) or last_error_line(run.output) is not None
+        said = last_error_line(run.output)
+        if VARIANT_SEPARATOR in case.id and said is not None:
+            # A variant is another call path of the row's mistake: in words of its own is what
+            # it is for (refsite.wordings takes them into the row's lookup).
+            return Verdict(REPRODUCED, DIFFERENT, f"变体（另一条调用路径）用自己的话报了这个错：{trim(said, 200)}",
+                           tail(run.output))
+        reported = bool(run.returncode) or said is not None
         if run.returncode == 0:
             why = f"程序正常结束（退出码 0），什么也没报；输出里没有：{missing[0]}"
             if reported:
@@ -225,15 +235,6 @@ def excerpt_of(output: str, matches: tuple[Match, ...]) -> str:
         shown.append(WARNING_LOCATION.sub("", lines[index].strip()))
         previous = index
     return trim("\n".join(shown).strip("\n"))
-
-
-def last_error_line(output: str) -> str | None:
-    """The last line that names an exception or a warning (`RuntimeError: …`), without the
-    warning's file location; None if there is none."""
-    for line in reversed(output.splitlines()):
-        if EXCEPTION_LINE.search(line):
-            return WARNING_LOCATION.sub("", line.strip())
-    return None
 
 
 def tail(output: str) -> str:

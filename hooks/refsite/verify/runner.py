@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .judging import Case, Run, Verdict, judge, no_program
+from .judging import Case, Run, Verdict, judge, no_program, program_file
 
 TIMEOUT_SECONDS = 120
 JOBS = 2  # the machine's two cores; each reproducer gets one thread (OMP_NUM_THREADS=1)
@@ -24,7 +24,7 @@ ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 def run_program(python: str, code: str, *, name: str = "reproducer",
                 timeout: float = TIMEOUT_SECONDS) -> Run:
-    """Run `code` as `<name>.py` in an empty directory, in a session of its own, so that at the
+    """Run `code` as `<name>.py` (judging.program_file) in an empty directory, in a session of its own, so that at the
     timeout the whole group (DataLoader workers included) is killed and no pipe stays open."""
     env = {
         **os.environ,
@@ -34,7 +34,7 @@ def run_program(python: str, code: str, *, name: str = "reproducer",
         "OMP_NUM_THREADS": "1",  # two reproducers share two cores
     }
     with tempfile.TemporaryDirectory(prefix="refsite-verify-") as workdir:
-        script = Path(workdir) / f"{name}.py"
+        script = Path(workdir) / program_file(name)
         script.write_text(code, encoding="utf-8")
         began = time.monotonic()
         process = subprocess.Popen(

@@ -2,10 +2,14 @@
 // The ranked suggestions word their own states (find-suggest.js).
 
 export class Status {
-  constructor(element) { this.element = element; }
+  constructor(element) {
+    this.element = element;
+    this.note = ""; // said after whatever the box found: a paste held several errors
+  }
 
   set(text) {
-    if (this.element.textContent !== text) this.element.textContent = text;
+    const said = text && this.note ? `${text} · ${this.note}` : text;
+    if (this.element.textContent !== said) this.element.textContent = said;
   }
 }
 

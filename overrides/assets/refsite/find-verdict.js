@@ -43,26 +43,35 @@ export function messageOf(query, patterns) {
   return (message.match(patterns.word) ?? []).length >= patterns.messageWords ? message : null;
 }
 
-const rules = new Map(); // page key -> Promise<[{ entry, pattern, anchor, fixed }]>
+const payloads = new Map(); // page key -> Promise<{ templates, paste }>
 
 export function rulesUrl(pageKey) {
   return new URL(`./find-index/${pageKey}.rules.js`, import.meta.url).href;
 }
 
-/** This page's templates, loaded on first use. */
-export function loadRules(pageKey) {
-  if (!rules.has(pageKey)) {
-    rules.set(pageKey, loadScript(rulesUrl(pageKey)).then(() => {
+function loadPayload(pageKey) {
+  if (!payloads.has(pageKey)) {
+    payloads.set(pageKey, loadScript(rulesUrl(pageKey)).then(() => {
       // The script ran before its load event: take what it set.
-      const { templates } = globalThis[RULES_GLOBAL];
+      const payload = globalThis[RULES_GLOBAL];
       delete globalThis[RULES_GLOBAL];
-      return templates;
+      return payload;
     }).catch((error) => {
-      rules.delete(pageKey);
+      payloads.delete(pageKey);
       throw error;
     }));
   }
-  return rules.get(pageKey);
+  return payloads.get(pageKey);
+}
+
+/** This page's templates, loaded on first use. */
+export function loadRules(pageKey) {
+  return loadPayload(pageKey).then((payload) => payload.templates);
+}
+
+/** The paste reduction's rules (pytorch_error_lookup.paste.PASTE_RULES), from the same script. */
+export function loadPasteRules(pageKey) {
+  return loadPayload(pageKey).then((payload) => payload.paste);
 }
 
 export function messageStarts(foldedQuery, patterns) {
@@ -73,15 +82,19 @@ export function messageStarts(foldedQuery, patterns) {
  * The template that explains the folded query best: { entry, message, fixed, end } or null.
  * When several fit, the one in the last error message wins (Python prints the error that
  * matters last); within one message the most specific, then the one ending last. Ties keep page
- * order.
+ * order. A partial template (a head or tail) counts only when no whole one fits and it is the
+ * only row's to fit.
  */
 export function bestFit(templates, foldedQuery, patterns) {
   let best = null;
+  const partial = new Map(); // entry -> its best partial fit
   let starts = null;
   for (const template of templates) {
     if (!foldedQuery.includes(template.anchor)) continue;
+    if (template.needles && !template.needles.every((needle) => foldedQuery.includes(needle))) continue;
+    if (template.max_query !== undefined && [...foldedQuery].length > template.max_query) continue;
     const found = regexOf(template).exec(foldedQuery);
-    if (!found) continue;
+    if (!found || shownOtherwise(template, foldedQuery, found.index + found[0].length)) continue;
     starts ??= messageStarts(foldedQuery, patterns);
     const fit = {
       entry: template.entry,
@@ -89,9 +102,20 @@ export function bestFit(templates, foldedQuery, patterns) {
       fixed: template.fixed,
       end: found.index + found[0].length,
     };
-    if (!best || outranks(fit, best)) best = fit;
+    if (template.partial) {
+      const known = partial.get(template.entry);
+      if (!known || outranks(fit, known)) partial.set(template.entry, fit);
+    } else if (!best || outranks(fit, best)) {
+      best = fit;
+    }
   }
+  if (!best && partial.size === 1) return [...partial.values()][0];
   return best;
+}
+
+/** A text after the match that shows another situation (the row's `not_with`, rule.Template). */
+function shownOtherwise(template, foldedQuery, end) {
+  return (template.not_with ?? []).some((text) => foldedQuery.indexOf(text, end) >= 0);
 }
 
 // A template's pattern is compiled the first time its anchor is in a query, not when the rules

@@ -17,10 +17,13 @@ import { skipOffscreenSections } from "./find-offscreen.js";
 import { PaintWindow } from "./find-paint-window.js";
 import { focusOnSlash } from "./find-shortcut.js";
 import { Status, matchStatus } from "./find-status.js";
+import { foldQuery } from "./find-fold.js";
+import { reducePaste } from "./find-paste.js";
 import { Suggestions } from "./find-suggest.js";
-import { stripTracebackNoise } from "./find-tokenize.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
-import { LITERAL, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-verdict.js";
+import {
+  LITERAL, bestFit, isPastedLine, loadPasteRules, loadRules, messageOf, patternsOf, verdictFor,
+} from "./find-verdict.js";
 import { Viewport } from "./find-viewport.js";
 import { mountOnEachPage } from "./progress-mount.js";
 
@@ -130,15 +133,55 @@ function mountFind(doc) {
     url.writeSoon(input.value);
   }
 
-  function onPaste(event) {
-    // A pasted traceback keeps only its message lines: frames, code and carets are noise, and
-    // a one-line box would otherwise glue the lines together.
+  /** Whether the page explains `reading`: its text (or message) on the page outside 九, or a template fits. */
+  function explainedHere(reading, templates) {
+    if (matches.find(reading) && matches.count === 0) {
+      const message = messageOf(reading, patterns);
+      if (message !== null) matches.find(message);
+    }
+    if (matches.count > 0) return matches.explained();
+    const fit = bestFit(templates, foldQuery(reading), patterns);
+    return fit !== null && doc.getElementById(fit.entry) !== null;
+  }
+
+  /**
+   * What goes in the box for a paste (pytorch_error_lookup.paste, mirrored in find-paste.js):
+   * of its errors, the first the page explains, else the first; `others` counts the rest.
+   */
+  async function pastedQuery(pasted) {
+    const errors = reducePaste(pasted, await loadPasteRules(form.dataset.findPage));
+    const others = Math.max(0, errors.length - 1);
+    if (errors.length === 0) return { query: "", others, explained: false };
+    if (errors.length === 1 && errors[0].readings.length === 1) return { query: errors[0].text, others, explained: true };
+    const templates = await loadRules(form.dataset.findPage);
+    for (const error of errors) {
+      for (const reading of error.readings) {
+        if (explainedHere(reading, templates)) return { query: reading, others, explained: true };
+      }
+    }
+    return { query: errors[0].text, others, explained: false };
+  }
+
+  async function onPaste(event) {
+    // The box reads the paste itself: a search box drops line breaks, and a traceback, a log or
+    // a chat message carries more than the error. The box gets the error, on one line.
     const pasted = event.clipboardData?.getData("text/plain") ?? "";
-    if (!/[\r\n]/.test(pasted)) return;
+    if (!pasted) return;
     event.preventDefault();
-    const line = stripTracebackNoise(pasted).replace(/\s+/g, " ").trim();
-    input.setRangeText(line, input.selectionStart, input.selectionEnd, "end");
+    const [start, end] = [input.selectionStart, input.selectionEnd];
+    let chosen;
+    try {
+      chosen = await pastedQuery(pasted);
+    } catch (error) {
+      console.warn("refsite find:", error); // the rules did not load: the paste as the box would hold it
+      chosen = { query: pasted.replace(/\s+/g, " ").trim(), others: 0, explained: false };
+    }
+    status.note = chosen.others === 0 ? ""
+      : `粘贴里共有 ${chosen.others + 1} 条报错，这里查的是${chosen.explained ? "本页能解释的第一条" : "第一条"}`;
+    pasting = true;
+    input.setRangeText(chosen.query, start, end, "end");
     input.dispatchEvent(new Event("input", { bubbles: true }));
+    pasting = false;
   }
 
   function onKeydown(event) {
@@ -154,7 +197,9 @@ function mountFind(doc) {
     }
   }
 
+  let pasting = false; // the input event onPaste dispatches keeps the paste's note
   input.addEventListener("input", (event) => {
+    if (!pasting) status.note = "";
     if (!event.isComposing) onQueryChanged(); // wait for the IME to finish a Chinese word
   });
   input.addEventListener("compositionend", onQueryChanged);

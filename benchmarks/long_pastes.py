@@ -1,0 +1,63 @@
+"""Long and hostile pastes through the terminal's lookup: time per call, to check it grows linearly.
+
+    python benchmarks/long_pastes.py [SCALE]      # SCALE 1: about 1 MB each, a 3.7 MB log
+
+Each case is one call of `Lookup()(text)` (the command reads up to 64 MiB): a training log with
+and without a traceback at its end, a 2 MB key list, and texts built to make a regular
+expression backtrack (a prefix repeated without its end, one huge word, repeated gaps).
+"""
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hooks"))
+from pytorch_error_lookup.lookup import Lookup  # noqa: E402
+
+
+
+def training_log(lines: int) -> str:
+    return "\n".join(f"2026-11-30 12:00:{i % 60:02d},123 - INFO - step {i} loss={random.random():.4f} lr=0.001 "
+                     f"epoch {i // 1000}" for i in range(lines))
+
+
+def cases(scale: float) -> dict[str, str]:
+    def times(count: int) -> int:
+        return int(count * scale)
+
+    traceback = ('\nTraceback (most recent call last):\n  File "x.py", line 1, in <module>\n'
+                 "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)")
+    return {
+        "log + traceback": training_log(times(50000)) + traceback,
+        "log, no traceback": training_log(times(50000)) + "\nERROR RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)",
+        "missing keys": "RuntimeError: Error(s) in loading state_dict for Net:\n\tMissing key(s) in state_dict: "
+                        + ", ".join(f'"layer{i}.conv.weight"' for i in range(times(80000))) + ".",
+        "keys with no end": "Unexpected key(s) in state_dict: " + ", ".join(f'"module.l{i}.w"' for i in range(times(60000))),
+        "a prefix, repeated": "Weights only load failed. " * times(40000),
+        "a fragment's head, repeated": "mat1 and mat2 shapes cannot be multiplied (" * times(25000),
+        "a gap's start, repeated": "enable anomaly detection " * times(40000),
+        "a symptom's words, repeated": "loss 下降 " * times(100000),
+        "one word": "x" * times(1_000_000),
+        "escapes": "\\n\\x" * times(200000),
+        "traceback headers": "Traceback (most recent call last):\n" * times(50000),
+        "error lines": "RuntimeError: x\n" * times(60000),
+        "frames": '  File "x.py", line 1, in f\n    y = g(x)\n' * times(20000) + "RuntimeError: boom",
+    }
+
+
+def main() -> None:
+    scale = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+    lookup = Lookup.installed()
+    lookup("RuntimeError: warm up")
+    random.seed(0)
+    print(f"{'case':28} {'size':>8} {'time':>9}  answer")
+    for name, text in cases(scale).items():
+        began = time.perf_counter()
+        answer = lookup(text)
+        took = time.perf_counter() - began
+        print(f"{name:28} {len(text) / 1e6:6.2f} MB {took * 1000:7.0f} ms  {answer.verdict} {answer.ids[:1]}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

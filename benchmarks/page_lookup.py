@@ -1,0 +1,81 @@
+"""What 附录A's box answers for pastes: each pasted with a real paste event (Ctrl+V) in Chromium.
+
+Used by benchmarks/real_pastes.py --page. Builds the site into a temporary folder, serves it,
+and for each text, from the top of the page with the box empty, pastes it and reads the verdict
+(`data-find-verdict`) and the first row: the current entry for `literal`, the first suggestion
+otherwise (none for `none`).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+READ_ANSWER = """() => {
+    const form = document.querySelector('[data-find]');
+    const verdict = form.dataset.findVerdict;
+    const current = document.querySelector('[data-entry][aria-current="true"]');
+    const suggestion = document.querySelector('[data-find-suggestions] li a');
+    const first = verdict === 'literal' ? current?.id
+        : verdict === 'none' ? null : suggestion?.getAttribute('href').slice(1);
+    return [verdict, first ?? null];
+}"""
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def build(site_dir: Path) -> None:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site_dir)], cwd=ROOT, env=env, check=True)
+
+
+def page_answers(texts: list[str]) -> list[tuple[str, str | None]]:
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as folder:
+        site = Path(folder) / "site"
+        build(site)
+        handler = functools.partial(_QuietHandler, directory=str(site))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        answers = []
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                context.grant_permissions(["clipboard-read", "clipboard-write"])
+                page = context.new_page()
+                page.goto(f"http://127.0.0.1:{server.server_port}/pytorch/appendix-a.html")
+                page.wait_for_selector("[data-find-copy]", state="attached")
+                for text in texts:
+                    page.fill("[data-find-input]", "")
+                    page.evaluate("() => window.scrollTo(0, 0)")
+                    page.wait_for_function("() => !document.querySelector('[data-find]').dataset.findVerdict")
+                    page.evaluate("text => navigator.clipboard.writeText(text)", text)
+                    page.focus("[data-find-input]")
+                    page.keyboard.press("Control+V")
+                    try:
+                        page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict",
+                                               timeout=10_000)
+                    except Exception:  # noqa: BLE001 - an empty paste leaves the box empty: no verdict
+                        answers.append(("none", None))
+                        continue
+                    answers.append(tuple(page.evaluate(READ_ANSWER)))
+                browser.close()
+        finally:
+            server.shutdown()
+    return answers

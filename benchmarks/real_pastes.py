@@ -1,0 +1,100 @@
+"""How the lookup does on errors as real people pasted them (tests/fixtures/real_pastes.yml).
+
+    python benchmarks/real_pastes.py [--page] [--misses]
+
+For each part of the set (`tune`, and `held-out`, which is never tuned on) and each group, how
+many pastes got
+- right: a covered paste lands on its row with `literal` or `match`; a near or uncovered paste
+  is told `weak` or `none`;
+- unsure: a covered paste told `weak` or `none` (the right row may be among the suggestions);
+- wrong: a confident answer (`literal` / `match`) on the wrong row, or on any row for a paste no
+  row explains.
+The terminal's answer comes from `pytorch_error_lookup.lookup`; with `--page`, the same pastes
+are pasted into 附录A's box in Chromium (a real paste event) and the page's verdict and first row
+are compared with the terminal's. `--misses` lists the tune part's misses (never the held-out
+part's: reading those would be tuning on them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "hooks"), str(ROOT / "tests")]
+
+import real_pastes  # noqa: E402  (tests/real_pastes.py)
+from pytorch_error_lookup.lookup import Lookup  # noqa: E402
+
+CONFIDENT = ("literal", "match")
+GROUPS = ("covered", "near", "uncovered")
+
+
+def judge(paste: dict, verdict: str, first: str | None) -> str:
+    """right | unsure | wrong, for one answer."""
+    if paste["group"] == "covered":
+        if verdict in CONFIDENT:
+            return "right" if first == paste["lands_on"] else "wrong"
+        return "unsure"
+    return "wrong" if verdict in CONFIDENT else "right"
+
+
+def terminal_answers(pastes: list[dict]) -> list[tuple[str, str | None]]:
+    lookup = Lookup.installed()
+    answers = []
+    for paste in pastes:
+        answer = lookup(paste["paste"])
+        answers.append((answer.verdict, answer.ids[0] if answer.ids else None))
+    return answers
+
+
+def page_answers(pastes: list[dict]) -> list[tuple[str, str | None]]:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from page_lookup import page_answers as answers  # builds and drives the site
+
+    return answers([paste["paste"] for paste in pastes])
+
+
+def report(title: str, pastes: list[dict], answers: list[tuple[str, str | None]]) -> None:
+    print(f"\n{title}")
+    print(f"{'part':<9} {'group':<10} {'n':>4} {'right':>12} {'unsure':>12} {'wrong':>6}")
+    for part in (real_pastes.TUNE, real_pastes.HELD_OUT):
+        for group in GROUPS:
+            picked = [(paste, answer) for paste, answer in zip(pastes, answers)
+                      if paste["part"] == part and paste["group"] == group]
+            counts = Counter(judge(paste, *answer) for paste, answer in picked)
+            n = len(picked)
+            share = lambda key: f"{counts[key]:>4} {100 * counts[key] / n:5.1f}%" if n else "-"  # noqa: E731
+            print(f"{part:<9} {group:<10} {n:>4} {share('right'):>12} {share('unsure'):>12} {counts['wrong']:>6}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--page", action="store_true", help="also paste each into 附录A in Chromium")
+    parser.add_argument("--misses", action="store_true", help="list the tune part's misses")
+    args = parser.parse_args(argv)
+    pastes = real_pastes.load()
+    answers = terminal_answers(pastes)
+    report("terminal (pytorch-error-lookup)", pastes, answers)
+    if args.page:
+        page = page_answers(pastes)
+        report("page (附录A's box, a real paste event)", pastes, page)
+        differ = [(paste, a, b) for paste, a, b in zip(pastes, answers, page) if a != b]
+        print(f"\npage and terminal differ on {len(differ)} of {len(pastes)} pastes")
+        for paste, a, b in differ:
+            if paste["part"] == real_pastes.TUNE:
+                print(f"  {paste['source']}: terminal {a}, page {b}")
+    if args.misses:
+        print("\nmisses of the tune part:")
+        for paste, answer in zip(pastes, answers):
+            outcome = judge(paste, *answer)
+            if paste["part"] == real_pastes.TUNE and outcome != "right":
+                print(f"- {outcome}: {paste['group']} {paste['lands_on']} got {answer} ({paste['source']})")
+                print("    " + paste["paste"][:300].replace("\n", "\n    "))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,213 @@
+"""What a reader pastes, reduced to the error messages in it: one normalisation for the page, the
+terminal and the notebook.
+
+A paste is whatever the reader had: a line or a whole traceback, damaged on its way by chat,
+Markdown, logs or notebooks. `reduce_paste` reads through that damage and returns the paste's
+errors, each as one line of text to look up:
+
+1. a JSON string (a notebook's `"evalue"`, an escaped `\\"` and literal `\\n`) is unescaped; HTML
+   entities are decoded; terminal colours go;
+2. each line loses what was put before it (`PREFIXES`: Markdown quote markers, pytest's `E   `,
+   log timestamps and levels, `[rank0]:`), and lines that are never part of a message go
+   (`DROP_LINES`: code fences, progress bars, `Process finished with exit code 1`, IPython's
+   frame headers and numbered code lines);
+3. traceback frames, their code and carets go (refsite.textfold.strip_traceback_noise);
+4. what is left is cut into independent errors: one per rank when ranks interleave, and one per
+   traceback that does not continue the one before (`During handling of the above exception…`
+   and a DataLoader worker's `Original Traceback` continue it); lines before a traceback that
+   hold no message at all (a training log) go;
+5. each error's lines are joined with spaces (of a paste longer than `tail_lines` lines, the
+   last ones: a log's error is at its end); when its lines were wrapped at a fixed width (every
+   wrapped line as long as the longest), a second reading joins them without (`sha` / `pes`).
+
+The patterns are data (`PASTE_RULES`): the page reads the very same ones from its form
+(`find-paste.js`), and tests/fixtures/paste_cases.yml runs through both engines alike. They keep
+to the regular-expression subset both languages read alike (see rule.py).
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from refsite.textfold import strip_traceback_noise
+
+PASTE_RULES: dict = {
+    # A paste with no line break but literal `\n` in it is a JSON string (or a Python repr),
+    # unless a backslash in it escapes nothing (`C:\\users\\new-builder` is a Windows path).
+    "json_string": r"\\n",
+    "not_json": r"(?<!\\)(?:\\\\)*\\[^nrtbfu\"\\/'x]",
+    "json_escapes": {"\\n": "\n", "\\r": "", "\\t": "\t", '\\"': '"', "\\'": "'", "\\\\": "\\", "\\u001b": "\u001b",
+                     "\\u001B": "\u001b", "\\x1b": "\u001b"},
+    "json_escape": r"\\(?:u001[bB]|x1b|[nrt\"'\\])",
+    "entities": {"&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&#x27;": "'", "&#34;": '"', "&nbsp;": " ",
+                 "&amp;": "&"},
+    "entity": r"&(?:lt|gt|quot|#39|#x27|#34|nbsp|amp);",
+    "ansi": "\u001b\\[[0-9;]*[A-Za-z]",
+    # Removed from the start of a line, again and again while one matches.
+    "prefixes": [
+        r"^[ \t]*>[ \t]?",  # Markdown quote
+        r"^E(?:[ \t]+|$)",  # pytest
+        r"^\[(?:rank|RANK)? ?[0-9]+\]:[ \t]?",  # torchrun's [rank0]:
+        r"^\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2})?(?:[.,][0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?[ \t]*",
+        r"^\[?[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?\]?[ \t]+",  # a time of day
+        r"^(?:[-|:][ \t]*)?\[?(?:ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG)[ \t]*\]?[ \t]*(?:[-|:][ \t]*)?",  # a log level
+    ],
+    # Lines that are never part of an error message.
+    "drop_lines": [
+        r"^[ \t]*(?:```|~~~)",  # a code fence
+        r"[0-9]+%\|",  # a tqdm bar
+        r"(?:it/s|s/it)\]",
+        r"^Process finished with exit code",
+        r"^\[Finished in [0-9.]+s",  # Sublime Text's build output
+        r"^[ \t]*-{20,}[ \t]*$",  # IPython's rule above a traceback
+        r"^[A-Za-z_.]*(?:Error|Exception|Warning|Interrupt)[ \t]{2,}Traceback \(most recent call last\)",
+        r"^[ \t]*<ipython-input-[^>]*> in ",  # IPython 7's frame header
+        r"^[ \t]*(?:[A-Za-z]:)?[^ \t]*\.pyc? in [A-Za-z_<]",
+        r"^[ \t]*File [^ \t\"]+:[0-9]+, in ",  # IPython 8's
+        r"^[ \t]*Cell In ?\[[0-9]*\], line [0-9]+",
+        r"^[ \t]*(?:-*>[ \t]*)?[0-9]+[ \t]",  # a numbered code line (dropped only in IPython pastes)
+    ],
+    # The numbered code lines of IPython's frames are dropped only when the paste has its arrow.
+    "ipython_arrow": r"^[ \t]*-+>[ \t]*[0-9]+[ \t]",
+    "numbered_line": r"^[ \t]*(?:-*>[ \t]*)?[0-9]+[ \t]",
+    # Markdown's marks inside a message: `code` and **bold** (templates drop backticks too).
+    "markup": r"\*\*|`",
+    "rank": r"^[ \t]*>?[ \t]*\[(?:rank|RANK)? ?([0-9]+)\]:",
+    # A traceback starts an error of its own unless a chain line or a worker's envelope led to it.
+    "traceback": r"^[ \t]*Traceback \(most recent call last\):?[ \t]*$",
+    "continues": r"(?:during handling of the above exception, another exception occurred:"
+                 r"|the above exception was the direct cause of the following exception:"
+                 r"|^[ \t]*original traceback)",
+    # An error (not a warning: a warning before a traceback is part of that error's story).
+    # (Each name starts where a word starts: a search from inside a 1 MB word would go quadratic.)
+    "error_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Interrupt)\b:?",
+    # Lines before a traceback with no message among them are a log or a program's chatter: they go.
+    "message_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Warning|Interrupt)\b:?",
+    "wrap_width": 60,  # lines this long or longer, all of one length, were wrapped by a program
+    # A long paste is read from its end, as `tail` would: a log's error is at its end.
+    "tail_lines": 2000,
+}
+
+
+@dataclass(frozen=True)
+class PastedError:
+    """One error of a paste: its text on one line, and the same with the fixed-width wraps
+    undone (None when nothing was wrapped so)."""
+
+    text: str
+    unwrapped: str | None = None
+
+    @property
+    def readings(self) -> tuple[str, ...]:
+        return (self.text,) if self.unwrapped is None else (self.text, self.unwrapped)
+
+
+_R = {key: re.compile(value, re.MULTILINE | re.IGNORECASE if key == "continues" else re.MULTILINE)
+      for key, value in PASTE_RULES.items() if isinstance(value, str)}
+
+def _any_of(patterns: list[str]) -> re.Pattern[str]:
+    """One pattern for a list: each line is looked at once, not once per rule."""
+    return re.compile("|".join(f"(?:{pattern})" for pattern in patterns))
+
+
+_PREFIX = _any_of(PASTE_RULES["prefixes"])
+_DROP = _any_of(PASTE_RULES["drop_lines"])
+_DROP_NOT_NUMBERED = _any_of([pattern for pattern in PASTE_RULES["drop_lines"] if pattern != PASTE_RULES["numbered_line"]])
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_SPACES = re.compile(r"[ \t\u00a0]+")
+
+
+def _decode(text: str) -> str:
+    if "\n" not in text and "\r" not in text and _R["json_string"].search(text) and not _R["not_json"].search(text):
+        text = _R["json_escape"].sub(lambda found: PASTE_RULES["json_escapes"][found.group()], text)
+    text = _R["entity"].sub(lambda found: PASTE_RULES["entities"][found.group()], text)
+    return _R["ansi"].sub("", text)
+
+
+def _strip_prefixes(line: str) -> str:
+    while line and (found := _PREFIX.match(line)) and found.end() > 0:
+        line = line[found.end():]
+    return line
+
+
+def _by_rank(lines: list[str]) -> list[list[str]]:
+    """The lines of each rank apart, in the order ranks first appear; lines without a rank go
+    with the rank before them."""
+    streams: dict[str, list[str]] = {}
+    current = None
+    for line in lines:
+        found = _R["rank"].match(line)
+        if found:
+            current = found.group(1)
+        streams.setdefault(current or "", []).append(line)
+    return [stream for stream in streams.values() if stream]
+
+
+def _errors_of(lines: list[str]) -> list[PastedError]:
+    stripped = [_strip_prefixes(line) for line in lines]
+    ipython = any(_R["ipython_arrow"].match(line) for line in stripped)
+    drop = _DROP if ipython else _DROP_NOT_NUMBERED
+    kept: list[str] = []  # the lines that may be part of a message
+    raw_lengths: list[int] = []  # how long each was as pasted (the wrap check)
+    for raw, line in zip(lines, stripped):
+        if drop.search(line):
+            continue
+        kept.append(line)
+        raw_lengths.append(len(raw.rstrip()))
+    # Blocks: a traceback header that no chain line or envelope led to starts a new error; what
+    # came before it goes when it holds no message at all (a log, a progress report).
+    blocks: list[list[int]] = [[]]
+    has_error = has_message = False  # of the block being read
+    for index, line in enumerate(kept):
+        if _R["traceback"].match(line) and blocks[-1] and not any(
+                _R["continues"].search(kept[previous]) for previous in blocks[-1][-3:]):
+            if has_error:
+                blocks.append([])
+            elif not has_message:
+                blocks[-1] = []
+            if not blocks[-1]:
+                has_error = has_message = False
+        blocks[-1].append(index)
+        if _R["message_line"].search(line):  # every error line is a message line
+            has_message = True
+            has_error = has_error or bool(_R["error_line"].search(line))
+    errors = []
+    for block in blocks:
+        text_lines = [kept[index] for index in block]
+        cleaned = strip_traceback_noise("\n".join(text_lines))
+        parts = [_SPACES.sub(" ", part).strip() for part in _LINE_BREAK.split(cleaned)]
+        text = " ".join(part for part in parts if part)
+        text = _R["markup"].sub("", text).strip()
+        if not text:
+            continue
+        errors.append(PastedError(text, _unwrapped(text_lines, [raw_lengths[index] for index in block])))
+    return errors
+
+
+def _unwrapped(lines: list[str], raw_lengths: list[int]) -> str | None:
+    """The block read with its fixed-width wraps undone: a line as long as the longest (and at
+    least `wrap_width`) runs on into the next with no space."""
+    width = max(raw_lengths, default=0)
+    if width < PASTE_RULES["wrap_width"] or sum(length == width for length in raw_lengths[:-1]) == 0:
+        return None
+    joined = ""
+    for line, length in zip(lines, raw_lengths):
+        joined += line.strip() if length == width else line.strip() + "\n"
+    cleaned = strip_traceback_noise(joined)
+    parts = [_SPACES.sub(" ", part).strip() for part in _LINE_BREAK.split(cleaned)]
+    text = _R["markup"].sub("", " ".join(part for part in parts if part)).strip()
+    return text or None
+
+
+def reduce_paste(text: str) -> list[PastedError]:
+    """The errors of a paste, in the order they appear (see the module's docstring); one, with
+    the text as it is, for a single line."""
+    text = _decode(text)
+    lines = _LINE_BREAK.split(text)[-PASTE_RULES["tail_lines"]:]
+    errors = []
+    for stream in _by_rank(lines):
+        errors += _errors_of(stream)
+    return errors

@@ -1,0 +1,90 @@
+"""How a torch release says a row's mistake in words of its own: the row's other wordings.
+
+The verifier records what each release really printed (data/pytorch/verification-*.yml). Where
+a release did not print the row's text (`seen: different`), its last error line is usually the
+same mistake in that release's words: torch 1.0.1 says `size mismatch, m1: [3 x 4], m2: [5 x 2]
+at …/THTensorMath.cpp:940` where 2.13.0 says `mat1 and mat2 shapes cannot be multiplied (3x4 and
+5x2)`. Such a line joins the row's lookup, compiled like its fragment (refsite.find_rules), so a
+paste from that release lands as surely as one from today's.
+
+Not every other line is the mistake's own wording, so a line is taken only when
+- its exception is of the row's kind on the reference run, or else neither is of a kind Python
+  raises for any slip in any program (`TypeError: forward() missing 1 required positional
+  argument: 'x'` is how torch 1.0.1 fails the legacy-function reproducer, and says nothing about
+  legacy functions; `OnnxExporterError: Module onnx is not installed!` is not the row about a
+  `ModuleNotFoundError` for `onnxscript`);
+- it is an error where the row's is an error, a warning where the row's is a warning;
+- its message is not written in the reproducer itself (the error a DataLoader worker raises to
+  show the envelope is the reproducer's, not torch's).
+
+Standard library only: pure functions over the recorded text.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The last part of an exception's qualified name, before `: ` (`torch.onnx.errors.OnnxExporterError`).
+EXCEPTION_LINE = re.compile(r"\b\w*(?:Error|Exception|Warning)\b: ")
+_EXCEPTION_KIND = re.compile(r"\b(\w*(?:Error|Exception|Warning))\b: ")
+WARNING_LOCATION = re.compile(r"^\S+\.py:\d+: (?=\w+Warning: )")  # "/path/x.py:4: " before a warning
+
+# Raised by Python for a slip anywhere, so never a torch release's own wording of a row.
+PYTHON_SLIPS = frozenset({
+    "TypeError", "AttributeError", "NameError", "SyntaxError", "IndentationError", "ImportError",
+    "ModuleNotFoundError", "KeyError", "UnboundLocalError", "RecursionError",
+    "DeprecationWarning", "FutureWarning", "PendingDeprecationWarning",
+})
+
+
+def last_error_line(output: str) -> str | None:
+    """The last line that names an exception or a warning (`RuntimeError: …`), without the
+    warning's file location; None if there is none."""
+    for line in reversed(output.splitlines()):
+        if EXCEPTION_LINE.search(line):
+            return WARNING_LOCATION.sub("", line.strip())
+    return None
+
+
+def last_error_message(output: str) -> str | None:
+    """The last error or warning line with the lines that continue its message (indented with a
+    tab, as `Error(s) in loading state_dict` lists its keys), on one line each as printed."""
+    lines = output.splitlines()
+    for index in range(len(lines) - 1, -1, -1):
+        if EXCEPTION_LINE.search(lines[index]):
+            message = [WARNING_LOCATION.sub("", lines[index].strip())]
+            for follower in lines[index + 1:]:
+                if not follower.startswith("\t"):
+                    break
+                message.append(follower.strip())
+            return " ".join(message)
+    return None
+
+
+def exception_kind(line: str | None) -> str | None:
+    """`RuntimeError` for `RuntimeError: …`, `GradcheckError` for
+    `torch.autograd.gradcheck.GradcheckError: …`; None for a line that names none."""
+    found = _EXCEPTION_KIND.search(line or "")
+    return found.group(1) if found else None
+
+
+def _is_warning(kind: str) -> bool:
+    return kind.endswith("Warning")
+
+
+def wording_of(output: str | None, reference_kind: str | None, code: str, *, same_kind: bool = True) -> str | None:
+    """The line of `output` (a run that did not print the row's text) that says the row's
+    mistake in that release's words, or None when it says something else (see the module).
+    `same_kind=False` for a row's variant, another call path whose author vouches that it is
+    the same mistake (`Can't get attribute 'Net'` beside `No module named 'my_models'`)."""
+    line = last_error_message(output or "")
+    kind = exception_kind(line)
+    if line is None or kind is None or (same_kind and reference_kind is None):
+        return None
+    if same_kind and kind != reference_kind and (kind in PYTHON_SLIPS or reference_kind in PYTHON_SLIPS
+                                                 or _is_warning(kind) != _is_warning(reference_kind)):
+        return None
+    message = line[line.index(f"{kind}: ") + len(kind) + 2:].strip()
+    if not message or message in code:
+        return None
+    return line

@@ -1,0 +1,141 @@
+// What a reader pastes, reduced to the error messages in it: the mirror, step for step, of
+// hooks/pytorch_error_lookup/paste.py (its docstring says each step). The patterns are that
+// module's PASTE_RULES, written by the build into find-index/<page>.rules.js; tests/fixtures/
+// paste_cases.yml runs through both engines and requires equal output (test_paste_contract.py).
+
+import { stripTracebackNoise } from "./find-tokenize.js";
+
+const LINE_BREAK = /\r\n|\r|\n/;
+const SPACES = /[ \t\u00a0]+/g;
+
+/** The rules as RegExps, compiled once per rules object. */
+const compiledRules = new WeakMap();
+
+/** One pattern for a list: each line is looked at once, not once per rule. */
+const anyOf = (patterns) => new RegExp(patterns.map((pattern) => `(?:${pattern})`).join("|"));
+
+function compile(rules) {
+  let compiled = compiledRules.get(rules);
+  if (!compiled) {
+    const one = (key, flags = "m") => new RegExp(rules[key], flags);
+    compiled = {
+      jsonString: one("json_string"),
+      notJson: one("not_json"),
+      jsonEscape: one("json_escape", "gm"),
+      entity: one("entity", "gm"),
+      ansi: one("ansi", "gm"),
+      prefix: anyOf(rules.prefixes),
+      drop: anyOf(rules.drop_lines),
+      dropNotNumbered: anyOf(rules.drop_lines.filter((pattern) => pattern !== rules.numbered_line)),
+      ipythonArrow: one("ipython_arrow"),
+      markup: one("markup", "gm"),
+      rank: one("rank"),
+      traceback: one("traceback"),
+      continues: one("continues", "im"),
+      errorLine: one("error_line"),
+      messageLine: one("message_line"),
+    };
+    compiledRules.set(rules, compiled);
+  }
+  return compiled;
+}
+
+// Python's str.strip() and JavaScript's trim() differ on a few control characters; both sides
+// strip exactly these.
+const EDGE_SPACE = /^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g;
+const TRAILING_SPACE = /[\s\x1c-\x1f\x85]+$/;
+const strip = (text) => text.replace(EDGE_SPACE, "");
+const codePoints = (text) => [...text].length;
+
+function decode(text, rules, re) {
+  let decoded = text;
+  if (!/[\r\n]/.test(decoded) && re.jsonString.test(decoded) && !re.notJson.test(decoded)) {
+    decoded = decoded.replace(re.jsonEscape, (escape) => rules.json_escapes[escape]);
+  }
+  decoded = decoded.replace(re.entity, (entity) => rules.entities[entity]);
+  return decoded.replace(re.ansi, "");
+}
+
+function stripPrefixes(line, re) {
+  let rest = line;
+  let found;
+  while (rest && (found = re.prefix.exec(rest)) && found.index === 0 && found[0].length > 0) {
+    rest = rest.slice(found[0].length);
+  }
+  return rest;
+}
+
+function byRank(lines, re) {
+  const streams = new Map();
+  let current = null;
+  for (const line of lines) {
+    const found = re.rank.exec(line);
+    if (found) current = found[1];
+    const key = current ?? "";
+    if (!streams.has(key)) streams.set(key, []);
+    streams.get(key).push(line);
+  }
+  return [...streams.values()].filter((stream) => stream.length > 0);
+}
+
+function oneLine(text, re) {
+  const parts = stripTracebackNoise(text).split(LINE_BREAK).map((part) => strip(part.replace(SPACES, " ")));
+  return strip(parts.filter(Boolean).join(" ").replace(re.markup, ""));
+}
+
+function unwrapped(lines, rawLengths, rules, re) {
+  const width = Math.max(0, ...rawLengths);
+  if (width < rules.wrap_width || !rawLengths.slice(0, -1).some((length) => length === width)) return null;
+  let joined = "";
+  lines.forEach((line, index) => {
+    joined += rawLengths[index] === width ? strip(line) : `${strip(line)}\n`;
+  });
+  return oneLine(joined, re) || null;
+}
+
+function errorsOf(lines, rules, re) {
+  const stripped = lines.map((line) => stripPrefixes(line, re));
+  const ipython = stripped.some((line) => re.ipythonArrow.test(line));
+  const drop = ipython ? re.drop : re.dropNotNumbered;
+  const kept = [];
+  const rawLengths = [];
+  lines.forEach((raw, index) => {
+    const line = stripped[index];
+    if (drop.test(line)) return;
+    kept.push(line);
+    rawLengths.push(codePoints(raw.replace(TRAILING_SPACE, "")));
+  });
+  const blocks = [[]];
+  let hasError = false;
+  let hasMessage = false; // of the block being read
+  kept.forEach((line, index) => {
+    const block = blocks[blocks.length - 1];
+    if (re.traceback.test(line) && block.length > 0
+        && !block.slice(-3).some((previous) => re.continues.test(kept[previous]))) {
+      if (hasError) blocks.push([]);
+      else if (!hasMessage) blocks[blocks.length - 1] = [];
+      if (blocks[blocks.length - 1].length === 0) hasError = hasMessage = false;
+    }
+    blocks[blocks.length - 1].push(index);
+    if (re.messageLine.test(line)) { // every error line is a message line
+      hasMessage = true;
+      hasError ||= re.errorLine.test(line);
+    }
+  });
+  const errors = [];
+  for (const block of blocks) {
+    const textLines = block.map((index) => kept[index]);
+    const text = oneLine(textLines.join("\n"), re);
+    if (!text) continue;
+    const other = unwrapped(textLines, block.map((index) => rawLengths[index]), rules, re);
+    errors.push({ text, unwrapped: other, readings: other === null ? [text] : [text, other] });
+  }
+  return errors;
+}
+
+/** The errors of a paste, in order: [{ text, unwrapped, readings }]. */
+export function reducePaste(text, rules) {
+  const re = compile(rules);
+  const lines = decode(String(text), rules, re).split(LINE_BREAK).slice(-rules.tail_lines);
+  return byRank(lines, re).flatMap((stream) => errorsOf(stream, rules, re));
+}

@@ -1,0 +1,106 @@
+"""A paste as readers make it: one normalisation (pytorch_error_lookup.paste) for the terminal, the
+notebook and the page (find-paste.js), held to tests/fixtures/paste_cases.yml and to each other."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+import yaml
+
+import real_pastes
+from find_support import INPUT, current_entries, open_reference, paste, status
+from pytorch_error_lookup.lookup import Lookup
+from pytorch_error_lookup.paste import PASTE_RULES, reduce_paste
+
+CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "paste_cases.yml").read_text(encoding="utf-8"))
+CASE_IDS = [f"{index}-{case['kind']}" for index, case in enumerate(CASES)]
+
+
+def as_written(text: str) -> list[list[str]]:
+    return [[error.text, error.unwrapped] if error.unwrapped else [error.text] for error in reduce_paste(text)]
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_each_paste_shape_reduces_to_its_errors(case):
+    assert as_written(case["paste"]) == case["errors"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_each_paste_shape_gets_its_answer(case):
+    answer = Lookup.installed()(case["paste"])
+    first = answer.ids[0] if answer.ids and answer.verdict in ("literal", "match") else None
+    assert (answer.verdict, first, answer.others) == (case["verdict"], case["first"], case["others"])
+
+
+def test_the_cases_come_from_the_tune_part_or_say_they_are_constructed():
+    tune = {paste["source"] for paste in real_pastes.load(real_pastes.TUNE)}
+    for case in CASES:
+        assert case["source"] == "constructed" or case["source"] in tune, case["source"]
+
+
+def test_a_json_string_is_unescaped_but_a_windows_path_is_not():
+    assert as_written('"RuntimeError: boom\\nat line 2"') == [['"RuntimeError: boom at line 2"']]
+    path = "RuntimeError: size mismatch at c:\\users\\new-builder\\aten\\src"
+    assert as_written(path) == [[path]]
+
+
+def test_a_warning_before_a_traceback_is_part_of_that_error_not_another():
+    [error] = reduce_paste("x.py:3: UserWarning: slow\nTraceback (most recent call last):\n"
+                           '  File "x.py", line 4, in <module>\nRuntimeError: boom')
+    assert error.text == "x.py:3: UserWarning: slow RuntimeError: boom"
+
+
+def test_an_empty_or_frames_only_paste_has_no_error():
+    assert reduce_paste("") == []
+    assert reduce_paste('Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n    f()') == []
+    assert Lookup.installed()("   \n ").verdict == "none"
+
+
+def test_the_rules_are_plain_json_data():
+    import json
+
+    assert json.loads(json.dumps(PASTE_RULES)) == PASTE_RULES
+
+
+# ── The page reads pastes the same way ──────────────────────────────────────────────────────
+
+@pytest.mark.browser
+def test_the_page_reduces_every_paste_exactly_as_python_does(page, site_url):
+    texts = [case["paste"] for case in CASES] + [paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)]
+    open_reference(page, site_url)
+    in_browser = page.evaluate(
+        """async (texts) => {
+            const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
+            const { reducePaste } = await import(new URL("find-paste.js", base));
+            const { loadPasteRules } = await import(new URL("find-verdict.js", base));
+            const rules = await loadPasteRules(document.querySelector("[data-find]").dataset.findPage);
+            return texts.map((text) => reducePaste(text, rules).map((e) => e.unwrapped ? [e.text, e.unwrapped] : [e.text]));
+        }""",
+        texts,
+    )
+    for text, errors in zip(texts, in_browser):
+        assert errors == as_written(text), text[:120]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_a_paste_event_gives_the_box_the_terminals_answer(page, site_url, case):
+    answer = Lookup.installed()(case["paste"])
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    paste(page, case["paste"])
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict")
+    assert page.input_value(INPUT) == answer.query  # one line: the error the terminal answered
+    verdict = page.get_attribute("[data-find]", "data-find-verdict")
+    assert verdict == answer.verdict
+    if verdict == "match":
+        page.press(INPUT, "Enter")
+    if verdict in ("literal", "match"):
+        page.wait_for_selector('[data-entry][aria-current="true"]')
+        assert current_entries(page)[0] == answer.ids[0]
+    if answer.others:
+        assert f"粘贴里共有 {answer.others + 1} 条报错" in status(page)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('find') !== null")
+    assert parse_qs(urlparse(page.url).query)["find"] == [answer.query]

@@ -1,0 +1,170 @@
+"""Every wording torch has printed for a row is part of that row: each release's recorded output,
+each variant's, each seen only in the wild (refsite.wordings, refsite.find_rules)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import real_pastes
+from pytorch_error_lookup.lookup import Lookup
+from pytorch_error_lookup.rule import compile_templates, fold
+from refsite.find_rules import templates_for
+from refsite.lookup_data import lookup_data
+from refsite.pipeline import load_site
+from refsite.render import Renderer
+from refsite.sitemap import site_pages
+from refsite.wordings import last_error_message, wording_of
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SITE = load_site(DATA)
+PAGE = SITE.book("pytorch").pages[0]
+ERROR_ROWS = PAGE.rows("errors")
+LOOKUP = Lookup(lookup_data(DATA))
+
+
+def recorded_wordings():
+    """(row, wording) for every wording the data holds: releases', variants', the wild's."""
+    for row in ERROR_ROWS:
+        for wording, *_ in row.releases.wordings:
+            yield row.id, wording
+        for wording, *_ in row.reproducer.seen_in_the_wild if row.reproducer else ():
+            yield row.id, wording
+
+
+WORDINGS = list(recorded_wordings())
+
+
+# A row whose text is the hint at the end of another row's message (`Hint: enable anomaly
+# detection …`): its output is that other row's message too, which wins (rule.best_fit).
+HINT_ROWS = {row.id for row in ERROR_ROWS if row.fragment.startswith("Hint:")}
+
+
+def recorded_messages():
+    """(row, message) for what every run of every row printed as the row's message, every
+    release: the lines its text was found in, or the wording it printed instead."""
+    for row in ERROR_ROWS:
+        if row.id in HINT_ROWS:
+            continue
+        for run in row.releases.runs + row.releases.variant_runs:
+            if run.shown_as == "reworded":
+                yield row.id, run.wording
+            elif run.shown_as in ("verbatim", "folded") and run.variant is None:
+                yield row.id, run.excerpt
+
+
+# ── Which lines are a row's wording ───────────────────────────────────────────────────────────
+
+def test_a_line_of_the_rows_kind_is_its_wording():
+    out = "Traceback…\nRuntimeError: size mismatch, m1: [3 x 4], m2: [5 x 2] at /pytorch/aten/src/TH/x.cpp:940"
+    assert wording_of(out, "RuntimeError", "torch.randn(3, 4) @ torch.randn(5, 2)") == out.splitlines()[-1]
+
+
+def test_a_slip_python_makes_anywhere_is_no_wording():
+    out = "TypeError: forward() missing 1 required positional argument: 'x'"
+    assert wording_of(out, "RuntimeError", "Square()(x)") is None
+    assert wording_of("OnnxExporterError: Module onnx is not installed!", "ModuleNotFoundError", "export()") is None
+
+
+def test_a_warning_is_no_wording_of_an_error_nor_the_reverse():
+    assert wording_of("RuntimeWarning: Traceback of forward call", "RuntimeError", "") is None
+    assert wording_of("RuntimeError: output 0 of traced region", "TracerWarning", "") is None
+
+
+def test_a_message_the_reproducer_wrote_itself_is_no_wording():
+    assert wording_of("RuntimeError: the real error", "RuntimeError", 'raise RuntimeError("the real error")') is None
+
+
+def test_a_variant_is_vouched_for_by_its_author_whatever_its_kind():
+    out = "AttributeError: Can't get attribute 'Net' on <module '__main__' from 'x.py'>"
+    assert wording_of(out, "ModuleNotFoundError", "torch.load(p)", same_kind=False) == out
+
+
+def test_a_message_that_goes_on_over_tabbed_lines_is_taken_whole():
+    out = ("RuntimeError: Error(s) in loading state_dict for Net:\n"
+           '\tUnexpected key(s) in state_dict: "module.fc.weight".\nsomething after')
+    assert last_error_message(out) == ('RuntimeError: Error(s) in loading state_dict for Net: '
+                                       'Unexpected key(s) in state_dict: "module.fc.weight".')
+
+
+def test_a_row_whose_other_wordings_are_not_its_alone_takes_none():
+    row = next(row for row in ERROR_ROWS if row.id == "stack-unequal-size")
+    assert row.reproducer.not_distinctive
+    assert row.releases.wordings == ()
+    assert any(run.seen == "different" for run in row.releases.runs)  # torch 1.x said it otherwise
+
+
+# ── Each lands, and only on its row ──────────────────────────────────────────────────────────
+
+def test_the_matrix_holds_wordings_from_releases_before_2_and_from_variants():
+    releases = {release for row in ERROR_ROWS for _, found_on, _ in row.releases.wordings for release in found_on}
+    assert {"1.0.1", "1.4.0"} <= releases
+    assert any(path for row in ERROR_ROWS for *_, paths in row.releases.wordings for path in paths)
+
+
+@pytest.mark.parametrize("row_id, wording", WORDINGS, ids=[f"{row}-{index}" for index, (row, _) in enumerate(WORDINGS)])
+def test_each_recorded_wording_lands_on_its_row(row_id, wording):
+    answer = LOOKUP(wording)
+    assert answer.verdict in ("literal", "match") and answer.ids[0] == row_id
+
+
+def test_no_rows_wording_fits_another_rows_recorded_output():
+    """Every wording's template the page and the terminal load (releases', variants', the
+    wild's; a symptom's descriptions) against what every other row's runs printed, on every
+    release. (A fragment may be part of another's, `a leaf Variable…` of `a view of a leaf
+    Variable…`: there the most specific wins, rule.best_fit.)"""
+    messages = list(recorded_messages())
+    assert len({row for row, _ in messages}) > 30
+    fragments = {template.pattern for row in ERROR_ROWS for template in compile_templates(
+        row.id, row.fragment, row.own_names, row.second_line, key_prefixes=row.key_prefixes, not_with=row.not_with)}
+    wordings = [template for template in templates_for(PAGE) if template.pattern not in fragments]
+    assert len(wordings) >= len(WORDINGS)
+    for template in wordings:
+        for other, message in messages:
+            if other != template.entry:
+                assert not re.search(template.pattern, fold(message)), (template.entry, template.pattern, other, message)
+
+
+def test_every_recorded_output_lands_on_its_own_row():
+    for row_id, message in recorded_messages():
+        answer = LOOKUP(message)
+        assert answer.verdict in ("literal", "match") and row_id in answer.ids, (row_id, message)
+
+
+def test_wordings_seen_in_the_wild_come_from_the_tune_part_only():
+    wild = [(row.id, seen) for row in ERROR_ROWS if row.reproducer for seen in row.reproducer.seen_in_the_wild]
+    assert wild
+    pastes = {paste["source"]: paste for paste in real_pastes.load()}
+    for row_id, (wording, source, _) in wild:
+        assert real_pastes.part_of(source) == real_pastes.TUNE, source
+        assert pastes[source]["lands_on"] == row_id and wording in pastes[source]["paste"].replace("\\\"", '"')
+
+
+def test_templates_carry_each_wording_once_per_row():
+    patterns = [(template.entry, template.pattern) for template in templates_for(PAGE)]
+    assert len(patterns) == len(set(patterns))
+    assert HINT_ROWS == {"anomaly-hint"}
+
+
+# ── What the chapter page says ───────────────────────────────────────────────────────────────
+
+def test_the_chapter_page_shows_each_wording_with_the_releases_that_print_it():
+    renderer = Renderer(SITE)
+    chapters = {page.src_uri: page for page in site_pages(SITE) if page.kind == "chapter"}
+    html = renderer.render(chapters["pytorch/01.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
+    block = html[html.index('data-backlink="matmul-shapes"'):]
+    block = block[:block.index("</li>\n  <li")] if "</li>\n  <li" in block else block
+    assert "size mismatch, m1: [3 x 4], m2: [5 x 2]" in block
+    assert re.search(r"torch 1\.0\.1[^<]*实跑", block)
+    wild = renderer.render(chapters["pytorch/06.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
+    assert "While copying the parameter named" in wild and "未复现" in wild
+    assert 'href="https://github.com/galsang/BIMPM-pytorch/issues/7"' in wild
+
+
+def test_the_chapter_page_lists_how_readers_describe_a_symptom():
+    renderer = Renderer(SITE)
+    chapters = {page.src_uri: page for page in site_pages(SITE) if page.kind == "chapter"}
+    html = renderer.render(chapters["pytorch/07.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
+    assert "也常被说成" in html and "validation accuracy…lower than…train" in html
