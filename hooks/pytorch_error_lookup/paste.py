@@ -6,23 +6,26 @@ Markdown, logs or notebooks. `reduce_paste` reads through that damage and return
 errors, each as one line of text to look up:
 
 1. a JSON string (a notebook's `"evalue"`, an escaped `\\"` and literal `\\n`) is unescaped; HTML
-   entities are decoded; terminal colours go;
-2. each line loses what was put before it (`PREFIXES`: Markdown quote markers, pytest's `E   `,
+   entities are decoded; terminal colours go; of a paste longer than `tail_lines` lines only the
+   last ones are read, as `tail` would (a log's error is at its end);
+2. each line loses what was put before it (`prefixes`: Markdown quote markers, pytest's `E   `,
    log timestamps and levels, `[rank0]:`), and lines that are never part of a message go
-   (`DROP_LINES`: code fences, progress bars, `Process finished with exit code 1`, IPython's
+   (`drop_lines`: code fences, progress bars, `Process finished with exit code 1`, IPython's
    frame headers and numbered code lines);
-3. traceback frames, their code and carets go (refsite.textfold.strip_traceback_noise);
-4. what is left is cut into independent errors: one per rank when ranks interleave, and one per
+3. what is left is cut into independent errors: one per rank when ranks interleave, and one per
    traceback that does not continue the one before (`During handling of the above exception…`
    and a DataLoader worker's `Original Traceback` continue it); lines before a traceback that
    hold no message at all (a training log) go;
-5. each error's lines are joined with spaces (of a paste longer than `tail_lines` lines, the
-   last ones: a log's error is at its end); when its lines were wrapped at a fixed width (every
-   wrapped line as long as the longest), a second reading joins them without (`sha` / `pes`).
+4. traceback frames, their code and carets go (refsite.textfold.strip_traceback_noise), and
+   each error's lines are joined with spaces; when its lines were wrapped at a fixed width
+   (every wrapped line as long as the longest), a second reading joins them without (`sha` /
+   `pes`).
 
-The patterns are data (`PASTE_RULES`): the page reads the very same ones from its form
-(`find-paste.js`), and tests/fixtures/paste_cases.yml runs through both engines alike. They keep
-to the regular-expression subset both languages read alike (see rule.py).
+The patterns are data (`PASTE_RULES`): the page reads the very same ones from the page's rules
+script (find-index/<page>.rules.js, read by `find-paste.js`), and tests/fixtures/paste_cases.yml
+runs through both engines alike. They keep to the regular-expression subset both languages read
+alike (see rule.py), and each starts where a word starts or a line does: searched from inside a
+1 MB word, a pattern would go quadratic.
 
 Standard library only.
 """

@@ -1,7 +1,7 @@
 // What a reader pastes, reduced to the error messages in it: the mirror, step for step, of
 // hooks/pytorch_error_lookup/paste.py (its docstring says each step). The patterns are that
 // module's PASTE_RULES, written by the build into find-index/<page>.rules.js; tests/fixtures/
-// paste_cases.yml runs through both engines and requires equal output (test_paste_contract.py).
+// paste_cases.yml runs through both engines and requires equal output (tests/test_paste.py).
 
 import { stripTracebackNoise } from "./find-tokenize.js";
 
