@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from needs import WHY_MISSING, need
 from system_tools import Installer, Missing, chromium, firefox
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,6 +90,13 @@ def pytest_configure(config):
             config.pluginmanager.getplugin("terminalreporter").write_line(f"[system tools] {text}")
 
     config.stash[_INSTALLER] = Installer(say)
+
+
+def pytest_runtest_setup(item):
+    # `torch` and `node` tests: skipped saying how to get the tool, or failed where required.
+    for tool in WHY_MISSING:
+        if item.get_closest_marker(tool):
+            need(tool)
 
 
 def pytest_terminal_summary(terminalreporter, config):

@@ -1,5 +1,5 @@
 """The folding tables (curly quotes, invisible characters) exist once per language: the Python
-copy (refsite.textfold) and the browser's (find-textfold.js) must hold the same characters, and
+copy (pytorch_error_lookup.textfold) and the browser's (find-textfold.js) must hold the same characters, and
 both searches in the browser must use them."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from refsite import textfold
+from pytorch_error_lookup import textfold
 
 pytestmark = pytest.mark.browser
 

@@ -15,6 +15,7 @@ import yaml
 
 from pytorch_error_lookup import cli
 from pytorch_error_lookup.terminal import display_width, wrap
+from refsite.lookup_data import published_address
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "lookup_cases.yml").read_text(encoding="utf-8"))
@@ -70,19 +71,76 @@ def test_a_url_base_is_joined_and_the_environment_gives_it_too(monkeypatch):
 
 
 def test_text_output_names_fragment_cause_chapters_and_link():
-    status, out, _ = run([], MATMUL.encode())
+    status, out, _ = run(["--site", "https://example.org/book"], MATMUL.encode())
     assert status == 0
     assert "正好对上" in out and "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)" in out
     assert "⭐" in out and "`4 != 5`" in out  # markers and code kept
-    assert "01 张量" in out and "pytorch/appendix-a.html#matmul-shapes" in out
-    assert "\x1b[" not in out  # not a terminal: no colour
+    assert "01 张量" in out and "https://example.org/book/pytorch/appendix-a.html#matmul-shapes" in out
+    assert "\x1b" not in out  # not a terminal: no colour, no hyperlink marks
+
+
+def test_with_no_site_known_the_answer_says_how_to_read_the_entry_here(monkeypatch):
+    monkeypatch.delenv(cli.SITE_VARIABLE, raising=False)
+    monkeypatch.setattr(cli.Lookup, "site_url", None, raising=False)
+    _, out, _ = run([], MATMUL.encode())
+    assert "pytorch-error-lookup --explain matmul-shapes" in out
+    assert "appendix-a.html" not in out  # no address that goes nowhere
 
 
 def test_an_uncovered_error_says_so_and_points_elsewhere():
-    status, out, _ = run([], b"RuntimeError: Found dtype Long but expected Float\n")
+    status, out, _ = run(["--site", "https://example.org/book/"], b"RuntimeError: Found dtype Long but expected Float\n")
     assert status == 1
     assert "没有收录这条报错" in out and "不一定相关" in out
     assert "#not-covered" in out and "index.html#chapters" in out
+
+
+def test_explain_prints_the_whole_entry():
+    status, out, _ = run(["--explain", "matmul-dtype", "--site", "https://example.org/book", "--torch", "1.7.1"])
+    assert status == 0
+    assert "mat1 and mat2 must have the same dtype, but got Double and Float" in out
+    assert "⚠️" in out or "⭐" in out  # the cause with its markers
+    assert "01 张量" in out  # chapters by number and title
+    assert "各版本实跑：1.0.1–" in out and "–2.15.0 逐字一致" in out  # the release line, oldest first
+    assert "你的 torch：torch 1.7.1 上实跑" in out
+    assert "https://example.org/book/pytorch/appendix-a.html#matmul-dtype" in out
+    as_json = json.loads(run(["--explain", "matmul-dtype", "--json"])[1])
+    assert as_json["id"] == "matmul-dtype" and as_json["releases"]
+
+
+def test_explain_an_unknown_id_suggests_close_ones():
+    status, out, err = run(["--explain", "matmul-shape"])
+    assert status == 2 and out == "" and "matmul-shapes" in err
+
+
+def test_explain_takes_no_input_file(tmp_path):
+    status, _, err = run(["--explain", "matmul-shapes", str(tmp_path / "error.txt")])
+    assert status == 2 and "--explain" in err
+
+
+def test_links_are_hyperlinks_on_a_terminal_only_and_no_color_is_honoured(monkeypatch):
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    out = Tty()
+    cli.main(["--site", "https://example.org/book"], stdin=_Stdin(MATMUL.encode()), stdout=out, stderr=io.StringIO())
+    link = "https://example.org/book/pytorch/appendix-a.html#matmul-shapes"
+    assert f"\x1b]8;;{link}\x1b\\" in out.getvalue() and "\x1b[" in out.getvalue()
+    monkeypatch.setenv("NO_COLOR", "1")
+    plain = Tty()
+    cli.main(["--site", "https://example.org/book"], stdin=_Stdin(MATMUL.encode()), stdout=plain, stderr=io.StringIO())
+    assert "\x1b[" not in plain.getvalue() and f"\x1b]8;;{link}" in plain.getvalue()
+
+
+def test_the_published_address_comes_from_mkdocs_yml(tmp_path):
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: x\nsite_url: https://example.org/book/\nfoo: !ENV [HOME]\n", encoding="utf-8")
+    assert published_address(config) == "https://example.org/book/"
+    config.write_text("site_name: x\n", encoding="utf-8")
+    assert published_address(config) is None
+    assert cli.site_base(None, {}, published="https://example.org/book/") == "https://example.org/book/"
+    assert cli.site_base("https://mine.example/", {}, published="https://example.org/book/") == "https://mine.example/"
 
 
 def test_a_whole_traceback_from_a_file(tmp_path):

@@ -1,6 +1,6 @@
 """A real install: `pip install ".[notebook]"` (not editable) into a fresh venv, then from another
 folder and with no network, the command and the extension work, and the data the package
-carries is exactly what data/ gives now."""
+carries is exactly what data/ gives now. A plain `pip install .` is the lookup alone."""
 
 from __future__ import annotations
 
@@ -14,7 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from install_size import installed as what_is_installed
 from refsite.lookup_data import lookup_data
+
+# Each test here installs from the package index (pip's, or the machine's mirror of it).
+pytestmark = pytest.mark.index
 
 ROOT = Path(__file__).resolve().parents[1]
 MATMUL = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x4)\n"
@@ -28,20 +32,39 @@ def _offline_prefix() -> list[str]:
     pytest.skip("cannot take the network away here (unshare -n is refused)")
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
+def fresh_install(scratch: Path, extras: str = "") -> Path:
     """A fresh venv with the project installed from a copy of its source, as a reader would."""
-    scratch = tmp_path_factory.mktemp("install")
     source = scratch / "source"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", "site", "test-artifacts", "__pycache__", "*.egg-info", "build", ".pytest_cache"))
     environment = scratch / "venv"
     venv.create(environment, with_pip=True)
-    done = subprocess.run([environment / "bin/python", "-m", "pip", "install", "--quiet", f"{source}[notebook]"],
+    done = subprocess.run([environment / "bin/python", "-m", "pip", "install", "--quiet", f"{source}{extras}"],
                           capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stdout + done.stderr
     shutil.rmtree(source)  # the installed package must carry what it needs
     return environment
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    return fresh_install(tmp_path_factory.mktemp("install"), "[notebook]")
+
+
+def test_a_plain_install_is_the_lookup_alone(tmp_path):
+    """`pip install .`: at most 3 third-party distributions and 5 MB, one top-level name, and
+    the command answers a real traceback there."""
+    environment = fresh_install(tmp_path)
+    found = what_is_installed(environment)
+    assert len(found.distributions) - 1 <= 3 and "pytorch-error-lookup" in found.distributions, found
+    assert found.size <= 5_000_000, found
+    assert "pytorch_error_lookup" in found.top_level and "refsite" not in found.top_level, found
+    assert set(found.top_level) - {"pytorch_error_lookup"} <= {"lunr"}, found
+    traceback = ('Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n'
+                 '    out = model(x)\n' + MATMUL)
+    done = subprocess.run([environment / "bin/pytorch-error-lookup", "--json"], input=traceback, text=True,
+                          capture_output=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0 and json.loads(done.stdout)["results"][0]["id"] == "matmul-shapes", done.stderr
 
 
 def test_the_installed_command_answers_offline_from_another_folder(installed, tmp_path):

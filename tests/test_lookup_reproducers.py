@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from needs import need
 from refsite.pipeline import load_site
 from refsite.verify import cli
 from refsite.verify.cases import cases_from_site
@@ -18,9 +18,7 @@ from refsite.verify.judging import NOT_HERE
 from refsite.verify.runner import run_all
 
 pytestmark = pytest.mark.torch
-
-if importlib.util.find_spec("torch") is None:
-    pytest.skip("torch is not importable here: pip install torch==2.13.0", allow_module_level=True)
+need("torch", module=True)
 
 HOOKS = Path(__file__).resolve().parents[1] / "hooks"
 SITE = load_site(cli.DATA_DIR, runs=False)

@@ -72,7 +72,7 @@ def test_a_missing_module_and_an_import_cycle_are_refused():
                                        "b.js": 'import { x } from "./a.js";'}), "out.js")
 
 
-@pytest.mark.skipif(NODE is None, reason="needs node to run the linked script")
+@pytest.mark.node
 def test_the_linked_script_runs_each_module_once_after_its_dependencies(tmp_path):
     sources = {
         "js/log.js": "export const seen = [];\n",
@@ -121,7 +121,7 @@ def run_linked(tmp_path, linked: str, then: str) -> list:
     return json.loads(output.stdout)
 
 
-@pytest.mark.skipif(NODE is None, reason="needs node to run the linked script")
+@pytest.mark.node
 def test_a_dynamically_imported_module_runs_only_when_imported_and_only_once(tmp_path):
     sources = {
         "js/log.js": "export const seen = [];\n",

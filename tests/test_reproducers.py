@@ -6,28 +6,20 @@ row must still come out as data/pytorch/verification.yml says: that file is what
 
 from __future__ import annotations
 
-import importlib.metadata
-import importlib.util
 import sys
 
 import pytest
 import yaml
 
+from needs import need
 from refsite.pipeline import load_site
 from refsite.verify import cli
 from refsite.verify.cases import cases_from_site
 from refsite.verify.judging import FAILED
 from refsite.verify.runner import run_all
 
-TORCH = "2.13.0"
-
 pytestmark = pytest.mark.torch
-
-if importlib.util.find_spec("torch") is None:
-    pytest.skip("torch is not importable here: pip install torch==2.13.0", allow_module_level=True)
-if not importlib.metadata.version("torch").startswith(TORCH):
-    pytest.skip(f"the stamps are for torch {TORCH}, this Python has "
-                f"{importlib.metadata.version('torch')}", allow_module_level=True)
+need("torch", module=True)
 
 CASES = {case.id: case for case in cases_from_site(load_site(cli.DATA_DIR, runs=False))}
 PUBLISHED = yaml.safe_load(cli.RESULTS_FILE.read_text(encoding="utf-8"))["results"]

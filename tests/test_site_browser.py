@@ -1,6 +1,7 @@
 """The built site in real Chromium, as a reader uses it."""
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -146,3 +147,53 @@ def test_an_anchor_lands_below_the_sticky_search_box(site_url, new_page, width, 
     box = page.locator("[data-find]").bounding_box()
     target = page.locator(f"[id='{anchor}']").bounding_box()
     assert target["y"] >= box["y"] + box["height"], f"#{anchor} is hidden under the search box"
+
+
+# --- served under a sub-path, as GitHub Pages serves a project's site -------------------------
+
+@pytest.fixture(scope="module")
+def subpath_url(built_site, tmp_path_factory):
+    """The built site at http://…/pytorch-error-lookup/, as `https://<owner>.github.io/<repo>/`."""
+    root = tmp_path_factory.mktemp("host")
+    (root / "pytorch-error-lookup").symlink_to(built_site, target_is_directory=True)
+    server = serve(root)
+    yield f"http://127.0.0.1:{server.server_address[1]}/pytorch-error-lookup/"
+    server.shutdown()
+
+
+def test_under_a_sub_path_search_answers_and_progress_work(subpath_url, page):
+    from playwright.sync_api import expect
+
+    from find_support import current_entries, open_reference, paste
+    from progress_support import ticks
+
+    # Home, then 附录A by clicking, never leaving the sub-path.
+    page.goto(subpath_url)
+    page.locator("a.rs-book__title").first.click()
+    page.get_by_role("link", name=re.compile("附录A")).first.click()
+    assert page.url.startswith(subpath_url + "pytorch/")
+
+    # The box answers a pasted line (its index and rules load from under the sub-path).
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, subpath_url)
+    paste(page, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x512 and 256x10)")
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'match'")
+    page.press("[data-find-input]", "Enter")
+    page.wait_for_selector('[data-entry][aria-current="true"]')
+    assert current_entries(page)[0] == "matmul-shapes"
+
+    # A tick survives a reload and counts on the home page.
+    ticks(page).first.check()
+    page.reload()
+    expect(ticks(page).first).to_be_checked()
+    page.goto(subpath_url)
+    expect(page.locator("[data-progress=''] [data-progress-count]")).to_contain_text("1/")
+
+    # Material's site search finds a chapter.
+    box = page.locator(".md-search__input")
+    box.click()
+    box.fill("DataLoader")
+    box.press("End")
+    result = page.locator(".md-search-result__link").first
+    expect(result).to_be_visible()
+    assert result.get_attribute("href").startswith(subpath_url)

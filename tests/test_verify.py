@@ -183,6 +183,26 @@ def test_a_different_error_fails_with_the_real_message():
     assert verdict.excerpt == "TypeError: unsupported operand"
 
 
+def near_miss() -> Case:
+    return Case("row/near-miss/conv", ("mat1 and mat2 must have the same dtype",), Reproducer("pass"), near_miss=True)
+
+
+def test_a_near_miss_holds_when_it_raises_another_error():
+    verdict = judge(near_miss(), ran("Traceback ...\nRuntimeError: expected scalar type Double but found Float\n"))
+    assert (verdict.status, verdict.seen) == (REPRODUCED, "different")
+    assert "expected scalar type Double but found Float" in verdict.why
+
+
+def test_a_near_miss_that_prints_the_rows_text_is_a_variant_not_a_near_miss():
+    verdict = judge(near_miss(), ran("RuntimeError: mat1 and mat2 must have the same dtype, but got Double\n"))
+    assert verdict.status == FAILED and "变体" in verdict.why
+
+
+def test_a_near_miss_that_raises_nothing_fails():
+    verdict = judge(near_miss(), ran("fine\n", 0))
+    assert verdict.status == FAILED and "没有报错" in verdict.why
+
+
 def test_a_timed_out_run_fails_even_if_the_text_was_printed():
     verdict = judge(row("bootstrapping phase."), Run("bootstrapping phase.\n", None, 3.0))
     assert verdict.status == FAILED
@@ -328,12 +348,15 @@ def test_cases_carry_the_text_the_page_shows(cases):
     assert rows == [row.id for section in page.sections
                     if section.kind in ("errors", "symptoms") for row in section.entries
                     if row.id in cases]
-    # Each variant right after its row, checked against the row's text.
+    # Each variant and near miss right after its row, checked against the row's text (a near
+    # miss for not printing it).
     for case_id, case in cases.items():
         row_id, _, variant = case_id.partition("/")
         if variant:
             assert list(cases).index(case_id) > list(cases).index(row_id)
             assert case.fragments == cases[row_id].fragments
+            assert case.near_miss == variant.startswith("near-miss/")
+    assert any(case.near_miss for case in cases.values())
 
 
 def test_reproducers_follow_their_published_schema():

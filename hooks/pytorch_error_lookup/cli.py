@@ -1,17 +1,24 @@
 """pytorch-error-lookup: what 附录A says about an error, in the terminal where it appeared.
 
     pytorch-error-lookup [--json] [--torch VERSION] [--site URL|FOLDER] [FILE]
+    pytorch-error-lookup --explain ID
     python train.py 2>&1 | tail -n 80 | pytorch-error-lookup
     python -m pytorch_error_lookup traceback.txt
 
 Reads one line or a whole traceback (FILE, or standard input) and prints the verdict and the
-entries that go with it. Exit status: 0 when the page explains it (`literal`, `match`), 1 when
-it does not (`weak`, `none`), 2 on bad usage.
+entries that go with it; `--explain ID` prints one entry whole. Exit status: 0 when the page
+explains it (`literal`, `match`; an entry found), 1 when it does not (`weak`, `none`), 2 on bad
+usage.
+
+Links go to the published site: `--site`, else $PYTORCH_ERROR_LOOKUP_SITE, else the `site_url`
+of mkdocs.yml the package was built with. With none of them the answer says how to read the
+entry here (`--explain ID`) instead of printing an address that goes nowhere.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib.metadata
 import json
 import os
@@ -20,9 +27,9 @@ import sys
 from pathlib import Path
 from urllib.parse import urljoin
 
-from .lookup import Answer, Lookup, off_context, release_numbers, release_remark
+from .lookup import Answer, Lookup, Page, off_context, release_line, release_numbers, release_remark
 from .rule import LITERAL, MATCH, NONE, WEAK
-from .terminal import Painter, wants_colour, wrap
+from .terminal import Painter, is_terminal, wants_colour, wrap
 
 SITE_VARIABLE = "PYTORCH_ERROR_LOOKUP_SITE"
 # A whole log is read (its last lines, paste.PASTE_RULES' `tail_lines`); past this it is no paste.
@@ -69,9 +76,10 @@ def read_input(path: str | None, stdin=None) -> str:
     return text
 
 
-def site_base(option: str | None, environ=os.environ) -> str | None:
-    """Where entries link to: a URL as given, or the folder `mkdocs build` wrote, as file://."""
-    base = option or environ.get(SITE_VARIABLE) or None
+def site_base(option: str | None, environ=os.environ, published: str | None = None) -> str | None:
+    """Where entries link to: a URL as given, or the folder `mkdocs build` wrote, as file://;
+    else the site's published address (`site_url`), if the data knows one."""
+    base = option or environ.get(SITE_VARIABLE) or published or None
     if base is None or "://" in base:
         return base
     folder = Path(base).expanduser().resolve()
@@ -106,6 +114,44 @@ def installed_torch() -> str | None:
         return None
 
 
+def where_to_read(base: str | None, page_url: str, entry_id: str, paint: Painter) -> str:
+    """The entry's address on the site; with no site known, the command that shows it here."""
+    if base:
+        return paint.link(entry_url(base, page_url, entry_id))
+    return paint("全文：", "dim") + paint(f"pytorch-error-lookup --explain {entry_id}", "code")
+
+
+def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, width: int,
+                 torch: str | None = None, labels: dict[str, str] | None = None) -> list[str]:
+    """One entry whole, as the page's row shows it: its text, context, cause (its ⭐ and ⚠️
+    markers included), chapters by number and title, the release line and the address."""
+    lines = wrap(paint(f"{page.title} · {entry['section']}", "dim"), width)
+    lines.append("")
+    lines += wrap(paint(entry["fragment"], "title"), width)
+    if entry.get("second_line"):
+        lines += wrap("+ " + paint(entry["second_line"], "title"), width)
+    if entry.get("context"):
+        lines += wrap(f"（{entry['context']}）", width)
+    lines.append("")
+    lines += wrap(paint.markdown(entry["cause"]), width)
+    if entry["chapters"]:
+        lines.append("")
+        lines += wrap(paint("去哪读：", "dim"), width)
+        for chapter in entry["chapters"]:
+            lines += wrap(f"{chapter['id']} {chapter['title']}", width, INDENT)
+    said = release_line(entry, labels or {})
+    if said:
+        lines.append("")
+        lines += wrap(paint("各版本实跑：", "dim") + said, width)
+        remark = release_remark(entry, torch, labels or {}) if torch else None
+        if remark:
+            lines += wrap(paint("你的 torch：", "dim") + remark, width)
+    if base:
+        lines.append("")
+        lines += wrap(where_to_read(base, page.url, entry["id"], paint), width)
+    return lines
+
+
 def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
             torch: str | None = None, labels: dict[str, str] | None = None, text: str = "") -> list[str]:
     style, headline = HEADLINES[answer.verdict]
@@ -133,16 +179,18 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
         remark = release_remark(entry, torch, labels or {}) if torch and answer.verdict != WEAK else None
         if remark:
             lines += wrap(paint(remark, "dim"), width, INDENT)
-        lines += wrap(paint(entry_url(base, answer.page.url, entry["id"]), "link"), width, INDENT)
+        lines += wrap(where_to_read(base, answer.page.url, entry["id"], paint), width, INDENT)
     if answer.verdict in (WEAK, NONE):
         lines.append("")
         for page in pages:
             for section in page.not_covered:
-                lines += wrap(f"{page.title} 故意没收的几类见「{section['title']}」：", width)
-                lines += wrap(paint(entry_url(base, page.url, section["id"]), "link"), width, INDENT)
+                lines += wrap(f"{page.title} 故意没收的几类见「{section['title']}」" + ("：" if base else "。"), width)
+                if base:
+                    lines += wrap(paint.link(entry_url(base, page.url, section["id"])), width, INDENT)
             if page.chapter_map:
-                lines += wrap("也可以按章节地图找讲这个机制的那一章：", width)
-                lines += wrap(paint(entry_url(base, *page.chapter_map.split("#")), "link"), width, INDENT)
+                lines += wrap("也可以按章节地图找讲这个机制的那一章" + ("：" if base else "。"), width)
+                if base:
+                    lines += wrap(paint.link(entry_url(base, *page.chapter_map.split("#"))), width, INDENT)
     return lines
 
 
@@ -158,6 +206,8 @@ def parse_args(argv):
         epilog="Exit status: 0 the page explains it, 1 it does not, 2 bad usage.")
     parser.add_argument("file", nargs="?", metavar="FILE", help="a file holding the error (default: standard input)")
     parser.add_argument("--json", action="store_true", help="print the verdict and results as JSON")
+    parser.add_argument("--explain", metavar="ID", help="print the entry with this id whole (the id is the "
+                                                         "part after # in its address, e.g. matmul-shapes)")
     parser.add_argument("--torch", metavar="VERSION",
                         help="your torch release, to say whether the row's text was seen on it "
                              "(default: the torch installed with this Python, if any)")
@@ -168,32 +218,67 @@ def parse_args(argv):
 
 def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    lookup = None
     try:
         arguments = parse_args(argv)
-        text = read_input(arguments.file, stdin)
-        base = site_base(arguments.site)
+        if arguments.explain and arguments.file:
+            raise UsageError("--explain ID reads no input; give either an ID or an error")
         if arguments.torch and release_numbers(arguments.torch) is None:
             raise UsageError(f"--torch {arguments.torch}: not a torch release (give one like 2.6.0)")
+        text = None if arguments.explain else read_input(arguments.file, stdin)
+        lookup = Lookup.installed()
+        base = site_base(arguments.site, published=lookup.site_url)
+        found = explained(lookup, arguments.explain) if arguments.explain else None
     except UsageError as error:
         print(f"pytorch-error-lookup: {error}", file=stderr)
         return EXIT_USAGE
-    lookup = Lookup.installed()
-    answer = lookup(text)
     try:
-        if arguments.json:
-            print(json.dumps(as_json(answer, base), ensure_ascii=False, indent=2), file=stdout)
+        if found:
+            show_entry(found, lookup, arguments, base, stdout)
+            status = EXIT_EXPLAINED
         else:
-            show_text(answer, lookup, arguments, base, text, stdout)
+            answer = lookup(text)
+            if arguments.json:
+                print(json.dumps(as_json(answer, base), ensure_ascii=False, indent=2), file=stdout)
+            else:
+                show_text(answer, lookup, arguments, base, text, stdout)
+            status = EXIT_EXPLAINED if answer.verdict in (LITERAL, MATCH) else EXIT_NOT_EXPLAINED
         stdout.flush()
     except BrokenPipeError:  # `| head`: the reader has what they wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return EXIT_EXPLAINED if answer.verdict in (LITERAL, MATCH) else EXIT_NOT_EXPLAINED
+        status = EXIT_EXPLAINED
+    return status
+
+
+def explained(lookup: Lookup, entry_id: str) -> tuple[Page, dict]:
+    found = lookup.entry(entry_id.strip().lstrip("#"))
+    if found is None:
+        ids = [entry["id"] for page in lookup.pages for entry in page.entries]
+        close = difflib.get_close_matches(entry_id, ids, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else " (an id is what follows # in an entry's address)"
+        raise UsageError(f"--explain {entry_id}: no entry with this id{hint}")
+    return found
+
+
+def painter(stdout) -> Painter:
+    return Painter(wants_colour(stdout), links=is_terminal(stdout))
+
+
+def show_entry(found: tuple[Page, dict], lookup: Lookup, arguments, base: str | None, stdout) -> None:
+    page, entry = found
+    width = shutil.get_terminal_size().columns
+    if arguments.json:
+        print(json.dumps({"page": page.key, **entry, "url": entry_url(base, page.url, entry["id"])},
+                         ensure_ascii=False, indent=2), file=stdout)
+        return
+    torch = arguments.torch or installed_torch()
+    print("\n".join(explain_text(page, entry, base, painter(stdout), width, torch, lookup.seen_labels)), file=stdout)
 
 
 def show_text(answer: Answer, lookup: Lookup, arguments, base: str | None, text: str, stdout) -> None:
     width = shutil.get_terminal_size().columns
     torch = arguments.torch or installed_torch()
-    lines = as_text(answer, lookup.pages, base, Painter(wants_colour(stdout)), width, torch, lookup.seen_labels, text)
+    lines = as_text(answer, lookup.pages, base, painter(stdout), width, torch, lookup.seen_labels, text)
     print("\n".join(lines), file=stdout)
 
 

@@ -14,15 +14,17 @@ import hashlib
 import json
 import os
 import re
+import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
-from refsite.textfold import tokenize
-
 from .paste import reduce_paste
 from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
+from .textfold import tokenize
 
 DATA_FILE = "lookup-data.json"
 MAX_SUGGESTIONS = 5  # as find-rank.js
@@ -164,6 +166,19 @@ def release_remark(entry: dict, release: str, labels: dict[str, str]) -> str | N
     return f"torch {release} 没有实跑过；最近的：{around}"
 
 
+def release_line(entry: dict, labels: dict[str, str]) -> str | None:
+    """The row's runs across the release matrix, as the page's release line says them:
+    `1.0.1–1.4.0 换了措辞 · 1.7.1–2.15.0 逐字一致` (consecutive releases of one kind joined)."""
+    spans: list[list] = []
+    for run in entry.get("releases", ()):
+        if spans and spans[-1][0] == run["seen"]:
+            spans[-1][2] = run["release"]
+        else:
+            spans.append([run["seen"], run["release"], run["release"]])
+    said = [f"{first}{'–' + last if last != first else ''} {labels.get(seen, seen)}" for seen, first, last in spans]
+    return " · ".join(said) or None
+
+
 @dataclass(frozen=True)
 class Answer:
     verdict: str
@@ -183,6 +198,14 @@ class Lookup:
     def __init__(self, data: dict):
         self.pages = [Page.from_json(page) for page in data["pages"]]
         self.seen_labels: dict[str, str] = data.get("seen_labels", {})
+        self.site_url: str | None = data.get("site_url")  # mkdocs.yml's, where the site is published
+
+    def entry(self, entry_id: str) -> tuple[Page, dict] | None:
+        """The page and row with this id, if any."""
+        for page in self.pages:
+            if entry_id in page.entry_by_id:
+                return page, page.entry_by_id[entry_id]
+        return None
 
     @classmethod
     def installed(cls) -> "Lookup":
@@ -258,14 +281,23 @@ def _built_from_checkout(checkout: Path) -> dict:
         return json.loads(cached.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass
-    from refsite.lookup_data import lookup_data  # needs the site's own dependencies
-
-    data = lookup_data(checkout / "data")
+    # The site's build step writes it (the lookup never imports the site): with the site's own
+    # dependencies, `pip install -e ".[site]"`.
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial = cached.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    except OSError:  # a read-only home: build again next time
+        partial = Path(tempfile.mkdtemp()) / DATA_FILE
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(checkout / "hooks"), os.environ.get("PYTHONPATH")]))}
+    built = subprocess.run([sys.executable, "-m", "refsite.lookup_data", str(partial), "--data", str(checkout / "data")],
+                           env=environment, capture_output=True, text=True)
+    if built.returncode != 0:
+        partial.unlink(missing_ok=True)
+        raise RuntimeError(f"building the lookup's data from {checkout / 'data'} failed:\n{built.stderr.strip()}")
+    data = json.loads(partial.read_text(encoding="utf-8"))
+    try:
         partial.replace(cached)  # whole or not at all, whoever else is writing it
     except OSError:
-        pass  # a read-only home: build again next time
+        partial.unlink(missing_ok=True)
     return data

@@ -13,7 +13,7 @@ import os
 import sys
 import traceback
 
-from refsite.inline import parse_inline
+from .inline import parse_inline
 
 from .cli import SITE_VARIABLE, entry_url
 from .lookup import Lookup, off_context, release_remark
@@ -29,7 +29,9 @@ class Note:
     def __init__(self, answer, base: str | None, release_said: str | None = None):
         self.answer = answer
         self.entry = answer.entries[0]
-        self.url = entry_url(base, answer.page.url, self.entry["id"])
+        # With no site known, the command that shows the entry whole (`!pytorch-error-lookup …`).
+        self.url = entry_url(base, answer.page.url, self.entry["id"]) if base else None
+        self.explain = f"pytorch-error-lookup --explain {self.entry['id']}"
         self.release_said = release_said  # was the row's text seen on the reader's torch
 
     def _chapters(self) -> str:
@@ -49,7 +51,7 @@ class Note:
             lines.append(f"  去哪：{self._chapters()}")
         if self.release_said:
             lines.append(f"  {self.release_said}")
-        lines.append(f"  {self.url}")
+        lines.append(f"  {self.url}" if self.url else f"  全文：{self.explain}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -68,13 +70,19 @@ class Note:
             f"<div><code>{escape(self.entry['fragment'])}</code>"
             f"{escape('（' + self.entry['context'] + '）') if self.entry.get('context') else ''}</div>"
             f"<div>{_inline_html(self.entry['cause'])}</div>"
-            f'{chapters}<div><a href="{escape(self.url, quote=True)}" target="_blank">{escape(self.url)}</a></div>'
+            f"{chapters}<div>{self._where_html()}</div>"
             "</div>"
         )
 
 
+    def _where_html(self) -> str:
+        if self.url:
+            return f'<a href="{html.escape(self.url, quote=True)}" target="_blank">{html.escape(self.url)}</a>'
+        return f"全文：<code>!{html.escape(self.explain)}</code>"
+
+
 def _inline_html(markdown: str) -> str:
-    """The cause's inline Markdown as HTML, every piece of text escaped (refsite.inline's spans)."""
+    """The cause's inline Markdown as HTML, every piece of text escaped (pytorch_error_lookup.inline's spans)."""
     def spans_html(spans) -> str:
         parts = []
         for span in spans:
@@ -103,7 +111,7 @@ def note_for(etype, value, tb, lookup: Lookup) -> Note | None:
     torch = sys.modules.get("torch")  # the note runs in the reader's own process
     release = getattr(torch, "__version__", None)
     release_said = release_remark(answer.entries[0], str(release), lookup.seen_labels) if release else None
-    return Note(answer, os.environ.get(SITE_VARIABLE), release_said)
+    return Note(answer, os.environ.get(SITE_VARIABLE) or lookup.site_url, release_said)
 
 
 def _handler(lookup: Lookup):

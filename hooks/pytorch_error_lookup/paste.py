@@ -16,7 +16,7 @@ errors, each as one line of text to look up:
    traceback that does not continue the one before (`During handling of the above exception…`
    and a DataLoader worker's `Original Traceback` continue it); lines before a traceback that
    hold no message at all (a training log) go;
-4. traceback frames, their code and carets go (refsite.textfold.strip_traceback_noise), and
+4. traceback frames, their code and carets go (pytorch_error_lookup.textfold.strip_traceback_noise), and
    each error's lines are joined with spaces; when its lines were wrapped at a fixed width
    (every wrapped line as long as the longest), a second reading joins them without (`sha` /
    `pes`).
@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from refsite.textfold import strip_traceback_noise
+from .textfold import strip_traceback_noise
 
 PASTE_RULES: dict = {
     # A paste with no line break but literal `\n` in it is a JSON string (or a Python repr),

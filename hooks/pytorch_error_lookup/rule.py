@@ -31,7 +31,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from refsite.textfold import INVISIBLE_CLASS, QUOTES, strip_traceback_noise
+from .textfold import INVISIBLE_CLASS, QUOTES, strip_traceback_noise
 
 LITERAL, MATCH, WEAK, NONE = "literal", "match", "weak", "none"
 VERDICTS = (LITERAL, MATCH, WEAK, NONE)
@@ -157,7 +157,8 @@ class Template:
     # Its other fixed pieces (besides `anchor`): a query lacking one is not tried, so that a gap
     # is never scanned for a piece the paste does not hold.
     needles: tuple[str, ...] = ()
-    # Folded texts that, after the match, show another situation: then the template does not fit.
+    # Folded texts that, in the message the match is in or after it, show another situation (`a
+    # tensor with 0 elements`, `unexpected key(s)` after missing ones): then it does not fit.
     # (Checked apart from the pattern, once per match: a lookahead would scan to the end of the
     # paste at every position it is tried.)
     not_with: tuple[str, ...] = ()
@@ -233,7 +234,8 @@ def compile_template(entry: str, fragment: str, own_names: Sequence[str] = (),
 
     Rows defined by a structure say so in their data: with `key_prefixes`, the row's quoted key
     must be a whole list of keys that all start with one of them; with `not_with`, none of those
-    texts may follow (a list of missing keys followed by unexpected ones is another story)."""
+    texts may be in the matched message or follow it (a list of missing keys followed by
+    unexpected ones is another story, and so is a tensor with 0 elements)."""
     return _assemble(entry, _template_pieces(fragment, own_names, second_line, key_prefixes), not_with)
 
 
@@ -430,11 +432,16 @@ def best_fit(templates: Iterable[Template], folded_query: str) -> Fit | None:
         if template.max_query is not None and len(folded_query) > template.max_query:
             continue
         found = _regex(template.pattern).search(folded_query)
-        if found is None or any(folded_query.find(text, found.end()) >= 0 for text in template.not_with):
+        if found is None:
             continue
         if starts is None:
             starts = message_starts(folded_query)
         message = sum(1 for start in starts if start <= found.start())
+        # `not_with`: from the start of the message the match is in (a partial match may begin
+        # after the words that tell the situation apart).
+        since = starts[message - 1] if message else 0
+        if any(folded_query.find(text, since) >= 0 for text in template.not_with):
+            continue
         fit = Fit(template.entry, message, template.fixed, found.end())
         if template.partial:
             if template.entry not in partial or fit.rank > partial[template.entry].rank:

@@ -7,28 +7,40 @@ import os
 import re
 import unicodedata
 
-from refsite.inline import parse_inline
+from .inline import parse_inline
 
 # SGR codes: bold, dim, and a colour each for verdicts, code and links.
 STYLES = {"bold": "1", "dim": "2", "good": "32", "warn": "33", "code": "36", "link": "34;4", "title": "1;35"}
+
+
+def is_terminal(stream, environ=os.environ) -> bool:
+    return bool(getattr(stream, "isatty", lambda: False)()) and environ.get("TERM") != "dumb"
 
 
 def wants_colour(stream, environ=os.environ) -> bool:
     """Colour only on a terminal, never when NO_COLOR is set (https://no-color.org/) or piped."""
     if "NO_COLOR" in environ and environ["NO_COLOR"] != "":
         return False
-    return bool(getattr(stream, "isatty", lambda: False)()) and environ.get("TERM") != "dumb"
+    return is_terminal(stream, environ)
 
 
 class Painter:
-    def __init__(self, colour: bool):
+    """Colours text when `colour`; with `links`, an address is an OSC 8 hyperlink too (a terminal
+    that does not know them shows the text alone, as it is printed anyway)."""
+
+    def __init__(self, colour: bool, links: bool = False):
         self.colour = colour
+        self.links = links
 
     def __call__(self, text: str, style: str) -> str:
         return f"\x1b[{STYLES[style]}m{text}\x1b[0m" if self.colour and text else text
 
+    def link(self, url: str) -> str:
+        shown = self(url, "link")
+        return f"\x1b]8;;{url}\x1b\\{shown}\x1b]8;;\x1b\\" if self.links and "://" in url else shown
+
     def markdown(self, text: str) -> str:
-        """Inline Markdown (parsed as the page parses it, refsite.inline) as a terminal shows it:
+        """Inline Markdown (parsed as the page parses it, pytorch_error_lookup.inline) as a terminal shows it:
         code keeps its backticks (and is coloured), bold is bold, a link is its label and address."""
         return self._spans(parse_inline(text))
 
@@ -55,7 +67,7 @@ def display_width(text: str) -> int:
     return width
 
 
-_SGR = re.compile("\x1b\\[[0-9;]*m")
+_SGR = re.compile("\x1b\\[[0-9;]*m|\x1b\\]8;;[^\x1b]*\x1b\\\\")  # colours, and OSC 8's link marks
 
 
 def _strip_sgr(text: str) -> str:

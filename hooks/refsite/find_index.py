@@ -22,7 +22,7 @@ from typing import Any
 
 from .lunr_index import serialized_index
 # The tokenizer lives with the folding tables (stdlib only); these names stay importable from here.
-from .textfold import normalize, strip_traceback_noise, tokenize  # noqa: F401
+from pytorch_error_lookup.textfold import normalize, strip_traceback_noise, tokenize  # noqa: F401
 
 # Where the browser finds things. Scripts, not JSON, so that a copy opened from disk (`file://`,
 # where `fetch` is refused) can load them too.
@@ -58,7 +58,12 @@ def documents_for(page) -> list[dict[str, str]]:
     for section in page.sections:
         for entry in section.entries:
             if section.kind == "errors":
-                head = [entry.fragment, entry.second_line]
+                # Every wording of the row the lookup knows (refsite.wordings), whether or not
+                # a template takes it: a paste from torch 1.7 ranks its row first even where its
+                # words are too common to say `match` (the suggestions of a `weak` answer).
+                wild = entry.reproducer.seen_in_the_wild if entry.reproducer else ()
+                head = [entry.fragment, entry.second_line, *(wording for wording, *_ in entry.releases.wordings),
+                        *(wording for wording, *_ in wild)]
                 body = [entry.preface, entry.context, entry.cause]
             elif section.kind == "symptoms":
                 head, body = [entry.symptom], [entry.truth]

@@ -13,9 +13,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pytorch_error_lookup.paste import PASTE_RULES
-from pytorch_error_lookup.rule import Template, compile_description, compile_template, compile_templates, fold
+from pytorch_error_lookup.rule import Template, best_fit, compile_description, compile_template, compile_templates, fold
 
 from .find_index import INDEX_DIR
+from .wordings import last_error_message
 
 RULES_URL_PATTERN = INDEX_DIR + "/{key}.rules.js"
 RULES_GLOBAL = "refsiteFindRules"
@@ -24,33 +25,66 @@ RULES_GLOBAL = "refsiteFindRules"
 def templates_for(page) -> list[Template]:
     """Templates for every row of `page`, in page order: an error row's fragment's, then those of
     each other wording a torch release printed for it (refsite.wordings), as recorded by the
-    verifier; a symptom row's `said_as`, the ways readers describe it."""
+    verifier; a symptom row's `said_as`, the ways readers describe it.
+
+    What a near miss printed (another error readers take for a row's, Reproducer.near_misses)
+    is no row's to claim: a partial template or another wording that fits it is left out, so
+    that such a paste is answered `weak`. (A row's own text fitting one is an error in the
+    data, which tests/test_wordings.py reports.)"""
+    return [template for _, row_templates in _row_templates(page)
+            for _, _, template in row_templates if template is not None]
+
+
+def declined_wordings(page) -> list[tuple[str, str]]:
+    """(row, wording) for each other wording templates_for leaves out: it fits what a near miss
+    printed (torch 1.7's `expected scalar type Float but found Double` is a convolution's too)."""
+    return [(row_id, said) for row_id, row_templates in _row_templates(page)
+            for kind, said, template in row_templates if template is None and kind == "wording"]
+
+
+def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None]]]]:
+    """Each row's (kind, what it was compiled from, its template or None when a near miss's
+    message fits it), in page order, without repeats. Kinds: fragment, partial, wording, said."""
     outputs = [(row_id, fold(message)) for row_id, message in _recorded_messages(page)]
-    templates = []
+    near_misses = [fold(message) for message in _near_miss_messages(page)]
+    rows = []
     for section in page.sections:
         if section.kind == "symptoms":
             # A symptom described in the reader's words: the row's own other wordings of it.
             for entry in section.entries:
-                templates += [compile_description(entry.id, said) for said in entry.said_as]
+                rows.append((entry.id, [("said", said, compile_description(entry.id, said)) for said in entry.said_as]))
             continue
         if section.kind != "errors":
             continue
         for entry in section.entries:
             structure = {"key_prefixes": entry.key_prefixes, "not_with": entry.not_with}
-            own = compile_templates(entry.id, entry.fragment, entry.own_names, entry.second_line, **structure)
+            whole, *partials = compile_templates(entry.id, entry.fragment, entry.own_names, entry.second_line,
+                                                 **structure)
+            own = [("fragment", entry.fragment, whole)]
+            own += [("partial", template.pattern, None if _fits_any(template, near_misses) else template)
+                    for template in partials]
             # Another release's (or call path's) wording is taken whole: its head may be what
             # many messages start with (`Expected object of scalar type Float but`), where the
             # fragment's head is the author's choice.
             program = entry.reproducer
             variant_names = dict(program.variant_own_names) if program else {}
             others = [message for row_id, message in outputs if row_id != entry.id]
-            for wording, _, paths in entry.releases.wordings:
-                names = [*entry.own_names, *(name for path in paths for name in variant_names.get(path, ()))]
-                own.append(_loosest(entry.id, wording, names, others, structure))
-            for wording, *_ in program.seen_in_the_wild if program else ():
-                own.append(_loosest(entry.id, wording, entry.own_names, others, structure))
-            templates += {template.pattern: template for template in own}.values()
-    return templates
+            wordings = [(wording, [name for path in paths for name in variant_names.get(path, ())])
+                        for wording, _, paths in entry.releases.wordings]
+            wordings += [(wording, []) for wording, *_ in program.seen_in_the_wild] if program else []
+            for wording, names in wordings:
+                template = _loosest(entry.id, wording, [*entry.own_names, *names], others, structure)
+                own.append(("wording", wording, None if _fits_any(template, near_misses) else template))
+            unique: dict[str, tuple[str, str, Template | None]] = {}
+            for kind, said, template in own:
+                unique.setdefault(template.pattern if template else f"{kind}:{said}", (kind, said, template))
+            rows.append((entry.id, list(unique.values())))
+    return rows
+
+
+def _fits_any(template: Template, messages: list[str]) -> bool:
+    """Whether the lookup would say the template's row for one of the (folded) messages."""
+    return any(best_fit([template], message) for message in messages)
 
 
 def _loosest(entry: str, wording: str, own_names, others: list[str], structure: dict) -> Template:
@@ -60,7 +94,7 @@ def _loosest(entry: str, wording: str, own_names, others: list[str], structure: 
     `expected scalar type Float but found Double`, with both dtypes open, is every dtype error):
     then with its words as printed."""
     loose = compile_template(entry, wording, own_names, **structure)
-    if own_names and any(re.search(loose.pattern, message) for message in others):
+    if own_names and _fits_any(loose, others):
         return compile_template(entry, wording, **structure)
     return loose
 
@@ -76,6 +110,13 @@ def _recorded_messages(page) -> list[tuple[str, str]]:
             elif run.shown_as in ("verbatim", "folded") and run.variant is None and run.excerpt:
                 messages.append((row.id, run.excerpt))
     return messages
+
+
+def _near_miss_messages(page) -> list[str]:
+    """What every row's near misses printed as their error, every release, once each."""
+    messages = (last_error_message(run.output or "") for row in page.rows("errors")
+                for run in row.releases.near_miss_runs if not run.stale)
+    return list(dict.fromkeys(message for message in messages if message))
 
 
 def rules_script(page) -> str:

@@ -16,9 +16,11 @@ import json
 from html.parser import HTMLParser
 from pathlib import Path
 
+import yaml
+
 from .find_index import build_index, documents_for
 from .find_rules import templates_for
-from .inline import parse_inline
+from pytorch_error_lookup.inline import parse_inline
 from .model import SEEN_LABELS, ReleaseRuns
 from .pipeline import load_site
 from .render import Renderer
@@ -118,11 +120,31 @@ def _page_data(site_page, renderer: Renderer) -> dict:
     }
 
 
-def lookup_data(data_dir: Path) -> dict:
+class _ConfigLoader(yaml.SafeLoader):
+    """mkdocs.yml as plain data: a tag MkDocs resolves (`!ENV`, `!!python/name:`) reads as None."""
+
+
+_ConfigLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def published_address(config: Path) -> str | None:
+    """The `site_url` of mkdocs.yml, where the site is published (None if it says none)."""
+    if not config.is_file():
+        return None
+    site_url = (yaml.load(config.read_text(encoding="utf-8"), Loader=_ConfigLoader) or {}).get("site_url")
+    return site_url if isinstance(site_url, str) and site_url.strip() else None
+
+
+def lookup_data(data_dir: Path, config: Path | None = None) -> dict:
+    """`config`: the mkdocs.yml beside data/ unless given, for the site's published address."""
     site = load_site(data_dir)
     renderer = Renderer(site)
     pages = [_page_data(page, renderer) for page in site_pages(site) if page.kind == "reference"]
-    return {"format": FORMAT, "seen_labels": SEEN_LABELS, "pages": pages}
+    data = {"format": FORMAT, "seen_labels": SEEN_LABELS, "pages": pages}
+    site_url = published_address(config or data_dir.parent / "mkdocs.yml")
+    if site_url:
+        data["site_url"] = site_url
+    return data
 
 
 def write_lookup_data(data_dir: Path, target: Path) -> Path:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from .wordings import exception_kind, last_error_line, wording_of
+from .wordings import exception_kind, last_error_line, last_error_message, wording_of
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,10 @@ class Reproducer:
     variant_own_names: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a variant's readers' own words
     # Wordings seen only in real pastes (wording, source, torch): never reproduced here.
     seen_in_the_wild: tuple[tuple[str, str, str | None], ...] = ()
+    # Programs that make another error readers mistake for this row's, by name: (name, code,
+    # what it is instead). Run and recorded like variants; none of the row's other wordings,
+    # nor any partial template, may fit what they print (refsite.find_rules).
+    near_misses: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def code_sha(self) -> str:
@@ -54,12 +58,30 @@ class Reproducer:
         """A variant as a program of its own (its result is keyed `<row>/<name>`)."""
         return Reproducer(code=dict(self.variants)[name])
 
+    def near_miss(self, name: str) -> "Reproducer":
+        """A near miss as a program of its own (keyed `<row>/near-miss/<name>`)."""
+        return Reproducer(code={near: code for near, code, _ in self.near_misses}[name])
+
+    def program(self, name: str) -> "Reproducer | None":
+        """The program a result's name (after `<row>/`) stands for; None if there is none."""
+        if not name:
+            return self
+        if name.startswith(NEAR_MISS_PREFIX):
+            near = name[len(NEAR_MISS_PREFIX):]
+            return self.near_miss(near) if near in {n for n, *_ in self.near_misses} else None
+        return self.variant(name) if name in dict(self.variants) else None
+
 
 VARIANT_SEPARATOR = "/"  # a variant's result is keyed `matmul-dtype/mm`
+NEAR_MISS_PREFIX = "near-miss/"  # a near miss's: `matmul-dtype/near-miss/conv2d`
 
 
 def variant_key(row_id: str, name: str) -> str:
     return f"{row_id}{VARIANT_SEPARATOR}{name}"
+
+
+def near_miss_key(row_id: str, name: str) -> str:
+    return f"{row_id}{VARIANT_SEPARATOR}{NEAR_MISS_PREFIX}{name}"
 
 
 # How a row's text came out in one run (the `seen` of a result, see refsite.verify.judging),
@@ -140,6 +162,7 @@ class ReleaseRuns:
 
     runs: tuple[Verification, ...] = ()
     variant_runs: tuple[Verification, ...] = ()  # the runs of the row's variants, every release
+    near_miss_runs: tuple[Verification, ...] = ()  # the runs of its near misses, every release
 
     def __bool__(self) -> bool:
         return bool(self.runs)
@@ -174,6 +197,19 @@ class ReleaseRuns:
                 found[run.wording] = (releases, paths)
         return tuple((wording, tuple(sorted(releases, key=release_key)), paths)
                      for wording, (releases, paths) in found.items())
+
+    @property
+    def near_miss_messages(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """Each near miss's (name, what it printed as its error, the releases that print it),
+        oldest release first; a message a release printed otherwise is listed apart."""
+        found: dict[tuple[str, str], tuple[str, ...]] = {}
+        for run in self.near_miss_runs:
+            message = None if run.stale else last_error_message(run.output or "")
+            if message:
+                name = run.variant.removeprefix(NEAR_MISS_PREFIX)
+                found[(name, message)] = found.get((name, message), ()) + (run.torch_release,)
+        return tuple((name, message, tuple(sorted(releases, key=release_key)))
+                     for (name, message), releases in found.items())
 
     @property
     def by_release(self) -> str:
@@ -387,10 +423,13 @@ class Checks:
         run (a symptom without a measured claim) stays out of the matrix."""
         fields = {}
         if row_id in self.reproducers or any(row_id in run for run in self.runs):
-            names = [name for name, _ in self.reproducers[row_id].variants] if row_id in self.reproducers else []
+            program = self.reproducers.get(row_id)
+            variants = [variant_key(row_id, name) for name, _ in program.variants] if program else []
+            near_misses = [near_miss_key(row_id, name) for name, *_ in program.near_misses] if program else []
             fields["releases"] = ReleaseRuns(
                 tuple(run.get(row_id) or _not_run(release) for run, release in zip(self.runs, self.releases)),
-                tuple(run[key] for run in self.runs for name in names if (key := variant_key(row_id, name)) in run))
+                tuple(run[key] for run in self.runs for key in variants if key in run),
+                tuple(run[key] for run in self.runs for key in near_misses if key in run))
         if row_id in self.reproducers:
             fields["reproducer"] = self.reproducers[row_id]
         if row_id in self.reference:
@@ -421,7 +460,9 @@ def reproducers_from_raw(raw: dict) -> dict[str, Reproducer]:
                                    for name, variant in (program.get("variants") or {}).items()
                                    if not isinstance(variant, str)),
                                seen_in_the_wild=tuple((seen["wording"], seen["source"], seen.get("torch"))
-                                                      for seen in program.get("seen_in_the_wild", ())))
+                                                      for seen in program.get("seen_in_the_wild", ())),
+                               near_misses=tuple((name, near["code"], near["is"])
+                                                 for name, near in (program.get("near_misses") or {}).items()))
             for row_id, program in raw.items()}
 
 
@@ -435,11 +476,12 @@ def verifications_from_raw(run: dict, reproducers: dict[str, Reproducer],
     for key, result in results.items():
         row_id, _, name = key.partition(VARIANT_SEPARATOR)
         reproducer = reproducers.get(row_id)
-        program = reproducer.variant(name) if reproducer and name in dict(reproducer.variants) else (
-            reproducer if not name else None)
+        program = reproducer.program(name) if reproducer else None
         stale = program is None or result.get("code_sha") != program.code_sha
+        near_miss = name.startswith(NEAR_MISS_PREFIX)
         wording = None
-        if reference_kinds and result["seen"] == "different" and not stale and not reproducer.not_distinctive:
+        if (reference_kinds and result["seen"] == "different" and not stale and not near_miss
+                and not reproducer.not_distinctive):
             # A variant's author vouches that it is the row's mistake: only the release's own
             # kind of check applies to the row's program.
             wording = wording_of(result.get("output"), reference_kinds.get(row_id), program.code,

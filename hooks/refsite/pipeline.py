@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .load import DataError, LoadedFile, Problem, load_yaml
-from .model import VARIANT_SEPARATOR, Site, book_from_raw, checks_from_raw, reference_page_from_raw, release_key
+from .model import NEAR_MISS_PREFIX, VARIANT_SEPARATOR, Site, book_from_raw, checks_from_raw, reference_page_from_raw, release_key
 from .validate import check_references, check_schema, load_schema, mappings, page_rows
 
 SITE_FILE = "site.yml"
@@ -143,12 +143,21 @@ def _load_checks(collect: _Collector, book_dir: Path, book_pages: list[dict] | N
                 collect.problems.append(Problem(
                     loaded.name, rows.key_lines.get(key), "there is no row with this id in the book's pages",
                     entry=str(key)))
-            elif variant and variant not in ((programs.get(row_id) or {}).get("variants") or {}):
+            elif variant and not _has_program(programs.get(row_id) or {}, variant):
+                kind, name = (("near miss", variant[len(NEAR_MISS_PREFIX):]) if variant.startswith(NEAR_MISS_PREFIX)
+                              else ("variant", variant))
                 collect.problems.append(Problem(
                     loaded.name, rows.key_lines.get(key),
-                    f"row '{row_id}' has no variant '{variant}' in {REPRODUCERS_FILE}", entry=str(key)))
+                    f"row '{row_id}' has no {kind} '{name}' in {REPRODUCERS_FILE}", entry=str(key)))
     return ((reproducers.data if reproducers else {}), (reference.data if reference else {}),
             [run.data for run in releases])
+
+
+def _has_program(program: dict, name: str) -> bool:
+    """Whether a row's reproducers hold the variant or near miss a result is keyed by."""
+    if name.startswith(NEAR_MISS_PREFIX):
+        return name[len(NEAR_MISS_PREFIX):] in (program.get("near_misses") or {})
+    return name in (program.get("variants") or {})
 
 
 def _release_problems(reference: LoadedFile | None, releases: list[LoadedFile]) -> list[Problem]:

@@ -1,7 +1,7 @@
 """Render pages of the site model to HTML with Jinja templates.
 
 Python prepares values, Jinja builds every tag. Verbatim text is autoescaped by Jinja;
-inline Markdown is parsed into spans (refsite.inline) that a macro renders, so `<script>` in
+inline Markdown is parsed into spans (pytorch_error_lookup.inline) that a macro renders, so `<script>` in
 a cause is shown as text, and nothing in the data is ever evaluated as a template.
 """
 
@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from pytorch_error_lookup import rule as lookup_rule
 
-from .inline import parse_inline
+from pytorch_error_lookup.inline import parse_inline
 from .model import SEEN_LABELS, Site
 from .sitemap import HOME, SitePage, book_index_uri, chapter_uri, progress_manifest, reference_uri
 

@@ -3,7 +3,7 @@ the page shows, with the reproducers the build joined to it (refsite.pipeline)."
 
 from __future__ import annotations
 
-from ..model import Site, variant_key
+from ..model import Site, near_miss_key, variant_key
 from .judging import Case
 
 BOOK = "pytorch"  # the book whose folder holds reproducers.yml and the results files
@@ -11,7 +11,8 @@ BOOK = "pytorch"  # the book whose folder holds reproducers.yml and the results 
 
 def cases_from_site(site: Site, book_id: str = BOOK) -> list[Case]:
     """Every row with a reproducer, in page order, each followed by its variants (other call
-    paths of the same mistake, checked against the row's text, keyed `<row>/<name>`), and every
+    paths of the same mistake, checked against the row's text, keyed `<row>/<name>`) and its near
+    misses (another error, which must not print the row's text: `<row>/near-miss/<name>`), and every
     error row without one (it is kept so that it fails visibly). A symptom row without a
     reproducer has nothing to check."""
     cases = []
@@ -25,4 +26,7 @@ def cases_from_site(site: Site, book_id: str = BOOK) -> list[Case]:
                 cases.append(Case(row.id, row.fragments, row.reproducer))
                 for name, _ in row.reproducer.variants if row.reproducer else ():
                     cases.append(Case(variant_key(row.id, name), row.fragments, row.reproducer.variant(name)))
+                for name, *_ in row.reproducer.near_misses if row.reproducer else ():
+                    cases.append(Case(near_miss_key(row.id, name), row.fragments, row.reproducer.near_miss(name),
+                                      near_miss=True))
     return cases

@@ -46,6 +46,7 @@ class Case:
     id: str
     fragments: tuple[str, ...]
     reproducer: Reproducer | None
+    near_miss: bool = False  # another error: it must raise, and not with the row's text
 
     @property
     def wanted(self) -> tuple[str, ...]:
@@ -163,6 +164,8 @@ def judge(case: Case, run: Run, torch_name: str = "这个 torch") -> Verdict:
     if run.timed_out:
         return Verdict(FAILED, UNCHECKED, f"超时：{run.seconds:.0f} 秒内没有结束，已终止。",
                        tail(run.output))
+    if case.near_miss:
+        return judge_near_miss(case, run)
     reproducer = case.reproducer
     wanted = case.wanted
     if not wanted:
@@ -212,6 +215,18 @@ def judge(case: Case, run: Run, torch_name: str = "这个 torch") -> Verdict:
     else:
         why = f"原文逐字出现在输出里{detail}。"
     return Verdict(REPRODUCED_FOLDED if folded else REPRODUCED, seen, why, excerpt, matches)
+
+
+def judge_near_miss(case: Case, run: Run) -> Verdict:
+    """A near miss holds when its program reports an error that is not the row's text: what it
+    printed is then kept, so that the row's lookup can be held to not fitting it."""
+    said = last_error_line(run.output)
+    if any(find(text, run.output) for text in case.fragments):
+        return Verdict(FAILED, VERBATIM, "近似错误印出了这一条的原文：它是这一条的变体，不是近似错误。",
+                       tail(run.output))
+    if said is None:
+        return Verdict(FAILED, MISSING, f"近似错误的程序没有报错（退出码 {run.returncode}）。", tail(run.output))
+    return Verdict(REPRODUCED, DIFFERENT, f"近似错误（另一个错，不是这一条）：{trim(said, 200)}", tail(run.output))
 
 
 def no_program(case: Case) -> Verdict:

@@ -1,6 +1,6 @@
 // What pasted text varies in, as tables: once for the browser, imported by the literal search's
 // folding (find-fold.js) and the ranked search's tokenizer (find-tokenize.js). The Python side
-// keeps the same tables once too (hooks/refsite/textfold.py); tests/test_find_textfold.py checks
+// keeps the same tables once too (hooks/pytorch_error_lookup/textfold.py); tests/test_find_textfold.py checks
 // that both hold the same characters.
 
 /** Curly and low quotes a word processor or a chat client puts where the program printed straight ones. */

@@ -1,5 +1,5 @@
 // Terms for the ranked search: the mirror, rule for rule, of `tokenize` in
-// hooks/refsite/textfold.py, which built the index. tests/test_find_tokenize.py runs both on
+// hooks/pytorch_error_lookup/textfold.py, which built the index. tests/test_find_tokenize.py runs both on
 // the same inputs and requires equal output. No stemming: lunr.py's and lunr.js's Porter stemmers
 // disagree, and a pasted error repeats the page's own wording anyway.
 

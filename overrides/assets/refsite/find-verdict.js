@@ -94,11 +94,14 @@ export function bestFit(templates, foldedQuery, patterns) {
     if (template.needles && !template.needles.every((needle) => foldedQuery.includes(needle))) continue;
     if (template.max_query !== undefined && [...foldedQuery].length > template.max_query) continue;
     const found = regexOf(template).exec(foldedQuery);
-    if (!found || shownOtherwise(template, foldedQuery, found.index + found[0].length)) continue;
+    if (!found) continue;
     starts ??= messageStarts(foldedQuery, patterns);
+    const message = starts.filter((start) => start <= found.index).length;
+    // `not_with`: from the start of the message the match is in (a partial may begin after it).
+    if (shownOtherwise(template, foldedQuery, message ? starts[message - 1] : 0)) continue;
     const fit = {
       entry: template.entry,
-      message: starts.filter((start) => start <= found.index).length,
+      message,
       fixed: template.fixed,
       end: found.index + found[0].length,
     };
@@ -113,9 +116,9 @@ export function bestFit(templates, foldedQuery, patterns) {
   return best;
 }
 
-/** A text after the match that shows another situation (the row's `not_with`, rule.Template). */
-function shownOtherwise(template, foldedQuery, end) {
-  return (template.not_with ?? []).some((text) => foldedQuery.indexOf(text, end) >= 0);
+/** A text in the matched message or after it that shows another situation (the row's `not_with`, rule.Template). */
+function shownOtherwise(template, foldedQuery, start) {
+  return (template.not_with ?? []).some((text) => foldedQuery.indexOf(text, start) >= 0);
 }
 
 // A template's pattern is compiled the first time its anchor is in a query, not when the rules
