@@ -12,7 +12,8 @@ Then, on 附录A, what each step loads: focusing the box, typing a query that is
 and pasting an error line that is not (the one that needs the page's find index and lookup templates).
 
 Goal: our own scripts and styles (assets/refsite/*, assets/vendor/*) at most 20 KB gzipped at
-page load; the find index and templates only when the box first needs them.
+page load. The find index and templates are counted apart: they are fetched at idle once the
+page has loaded (issue "Fast on a phone"), so that the first paste does not wait for them.
 """
 
 from __future__ import annotations
@@ -241,12 +242,9 @@ def main(argv=None) -> int:
     verdict = "meets" if over <= 0 else f"misses by {kb(over)} KB"
     print(f"\ngoal: our scripts + styles <= {kb(GOAL_OWN_GZ)} KB gz at page load: "
           f"{kb(own_gz)} KB gz, {verdict}")
-    print("goal: find index + templates not loaded at page load: "
-          + ("meets" if not lazy_loaded_at_start else "misses: " + ", ".join(p for p, *_ in lazy_loaded_at_start)))
-    first_loaded = next((view for view, (load, _) in list(appendix_views.items())[1:]
-                         if any(path.startswith("assets/refsite/find-index/")
-                                for path in load.bodies)), None)
-    print(f"find index + templates first loaded when: {first_loaded or 'never'}")
+    fetched_at_idle = totals(lazy_loaded_at_start)
+    print(f"find index + templates, fetched at idle after load (counted apart): "
+          f"{kb(fetched_at_idle[0])} KB, {kb(fetched_at_idle[1])} KB gz")
     return 0
 
 

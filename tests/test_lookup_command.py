@@ -203,7 +203,8 @@ def test_the_module_runs_as_python_dash_m_in_a_narrow_terminal():
     ("2.13", "torch 2.13.0 上实跑：逐字一致"),
     ("2.6.0+cu124", "torch 2.6.0 上实跑：换了措辞，那里打印的是 RuntimeError: expected scalar type Long but found Float"),
     ("1.0.1", "torch 1.0.1 上实跑：换了措辞，那里打印的是 RuntimeError: Expected object of scalar type Long"),
-    ("2.11.0", "torch 2.11.0 没有实跑过；最近的：2.9.1 换了措辞、2.12.1 逐字一致"),
+    ("0.4.1", "torch 0.4.1 没有实跑过；最近的：1.0.1 换了措辞"),  # older than the matrix
+    ("2.16.0", "torch 2.16.0 没有实跑过；最近的：2.15.0 逐字一致"),  # newer
 ])
 def test_the_release_remark_says_whether_the_row_was_seen_on_that_torch(release, says, monkeypatch):
     monkeypatch.setenv("COLUMNS", "300")  # one remark, one line

@@ -38,4 +38,5 @@ def test_reproducer_still_holds(row_id, outcomes):
     _, verdict = outcomes[row_id]
     shown = f"{verdict.status}: {verdict.why}\n{verdict.excerpt}"
     assert verdict.status != FAILED, shown
-    assert verdict.status == PUBLISHED[row_id]["status"], shown
+    if row_id in PUBLISHED:  # a row added since the last verifier run has no stamp to hold yet
+        assert verdict.status == PUBLISHED[row_id]["status"], shown

@@ -89,8 +89,11 @@ def test_answers_start_collapsed_and_open_on_click(site_url, page):
 
 def test_rows_and_checkpoints_carry_stable_hooks(site_url, page):
     page.goto(site_url + APPENDIX)
-    assert page.locator("tr[data-entry][id]").count() == 43 + 7 + 3 + 6
-    assert page.locator("[data-checkpoint][id]").count() == 10
+    appendix = yaml.safe_load((ROOT / "data" / "pytorch" / "appendix-a.yml").read_text(encoding="utf-8"))
+    rows = [entry["id"] for group in appendix["groups"] for section in group["sections"]
+            for entry in section["entries"]] + [link["id"] for link in appendix["related"]["links"]]
+    assert page.eval_on_selector_all("tr[data-entry][id]", "rows => rows.map(row => row.id)") == rows
+    assert page.locator("[data-checkpoint][id]").count() == len(appendix["checkpoints"])
     search = page.get_by_role("searchbox", name="在本页查找报错片段")
     assert search.get_attribute("type") == "search"
     assert page.locator("[role=status]").count() >= 1
@@ -111,6 +114,40 @@ def test_pages_fit_the_screen(built_site, site_url, new_page, width):
         })""")
         assert not clipped, f"{path} at {width}px cuts off: {clipped[:3]}"
         page.screenshot(path=str(ARTIFACTS / f"{path.replace('/', '__')}-{width}.png"), full_page=True)
+
+
+# Every text node on the page that is rendered under 12 px, with its element, once <details> are
+# open (Lighthouse's legible-font audit counts their text too).
+SMALL_TEXT_JS = """() => {
+  document.querySelectorAll("details").forEach((details) => { details.open = true; });
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode, element = node.parentElement;
+    if (!node.textContent.trim() || !element.checkVisibility({ visibilityProperty: true })) continue;
+    if (!element.getBoundingClientRect().width) continue;
+    const size = parseFloat(getComputedStyle(element).fontSize);
+    if (size < 12) small.push(`${size}px ${element.tagName}.${element.className}: ${node.textContent.trim().slice(0, 30)}`);
+  }
+  return small;
+}"""
+
+
+@pytest.mark.parametrize("path", ["index.html", "pytorch/index.html", APPENDIX, "pytorch/01.html", "pytorch/06.html"])
+def test_no_text_under_12px_on_a_phone(site_url, new_page, path):
+    page = new_page(viewport=(390, 844))
+    page.goto(site_url + path)
+    assert page.evaluate(SMALL_TEXT_JS) == []
+
+
+def test_the_search_status_wraps_on_a_phone(site_url, new_page):
+    page = new_page(viewport=(390, 844))
+    page.goto(site_url + APPENDIX + "?find=" + "RuntimeError: Found dtype Long but expected Float")
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict")
+    status = page.locator("[data-find-status]")
+    assert status.evaluate("element => element.scrollWidth <= element.clientWidth")
+    assert status.evaluate("element => element.getBoundingClientRect().right") <= 390
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
 
 
 def test_hostile_text_in_the_data_is_shown_as_text(tmp_path, new_page):
@@ -197,3 +234,29 @@ def test_under_a_sub_path_search_answers_and_progress_work(subpath_url, page):
     result = page.locator(".md-search-result__link").first
     expect(result).to_be_visible()
     assert result.get_attribute("href").startswith(subpath_url)
+
+
+def test_the_site_search_index_is_fetched_when_the_search_opens_not_before(site_url, page):
+    """Material requests the whole site's search index as it starts; held back (overrides/main.html)
+    until the reader opens the search, then the search works as before."""
+    from playwright.sync_api import expect
+
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(site_url + "pytorch/01.html")
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in requested if "search_index" in url]
+    box = page.locator(".md-search__input")
+    box.click()
+    box.fill("backward")
+    box.press("End")
+    expect(page.locator(".md-search-result__link").first).to_be_visible()
+    assert [url for url in requested if url.endswith("search/search_index.json")]
+
+
+def test_an_address_that_asks_for_search_gets_its_index_at_once(site_url, page):
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(site_url + "pytorch/01.html?h=backward")
+    page.wait_for_load_state("networkidle")
+    assert [url for url in requested if url.endswith("search/search_index.json")]

@@ -375,13 +375,14 @@ def test_an_error_row_without_a_reproducer_is_run_as_a_failure():
     assert "reproducers.yml" in verdict.why
 
 
-def test_the_committed_results_cover_every_row_and_match_the_current_programs(cases):
-    """A result is only worth its stamp if it was produced by the program now in the data."""
+def test_the_committed_results_match_the_current_programs(cases):
+    """A result is only worth its stamp if it was produced by the program now in the data. (A
+    row added since the last run has none: its page says 尚未实跑核对, test_adding_an_entry.py.)"""
     results = yaml.safe_load(cli.RESULTS_FILE.read_text(encoding="utf-8"))
     assert results["torch"].startswith("2.13.0")
     for key in ("python", "platform", "date"):
         assert results[key]
-    assert set(results["results"]) == set(cases)
+    assert set(results["results"]) <= set(cases)
     for id_, result in results["results"].items():
         assert result["status"] in STATUSES
         assert result["why"] and result["excerpt"]

@@ -137,8 +137,10 @@ _SLOTS: tuple[tuple[str, str, str], ...] = (
     ("names", r'"[^"\s]+"(?:, "[^"\s]+")+', '"[^"]*"(?:, "[^"]*")*'),
     ("number", r"(?<![A-Za-z0-9_.])-?[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_]|\.[A-Za-z0-9_])", r"-?[0-9]+(?:\.[0-9]+)?"),
     # `0.weight`, `encoder.layer3.attn.qkv.weight`: a parameter's path. Not an API (`torch.…`)
-    # and not a call (`tensor.detach()`), whose words are the message's own.
-    ("dotted", r"(?<![A-Za-z0-9_.])(?!torch\.)[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)+(?![A-Za-z0-9_(])", NAME),
+    # and not a call (`tensor.detach()`), whose words are the message's own. Quoted or not, as
+    # releases printed it (torch 0.3 `named fc.weight`, 0.4 `named "fc.weight"`).
+    ("dotted", r"""(?<![A-Za-z0-9_.])(["']?)(?!torch\.)[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)+\1(?![A-Za-z0-9_(])""",
+     f"[\"']?{NAME}[\"']?"),
 )
 _REGEX_SYNTAX = re.compile(r"([\\^$.*+?()\[\]{}|/])")
 _SEPARATORS = " ,;:."
@@ -291,7 +293,9 @@ def _template_pieces(fragment: str, own_names: Sequence[str], second_line: str |
             else:
                 pieces.pop()
     if pieces and pieces[-1][0] == "text" and pieces[-1][1].rstrip(".").strip():
-        # A message quoted in a sentence loses its full stop: `… in an in-place operation`.
+        # A message quoted in a sentence loses its full stop: `… in an in-place operation`. (A
+        # lone full stop after a list of keys stays: a list cut short does not show whether
+        # unexpected keys follow, which `not_with` must see.)
         pieces[-1] = ("text", pieces[-1][1].rstrip("."))
     return pieces
 

@@ -14,7 +14,7 @@ const MAX_TERMS = 256;
 export const MAX_SUGGESTIONS = 5;
 // A term found in more than this share of the entries barely moves a score (its idf is near
 // zero) but makes lunr score nearly every entry: it is left out while rarer terms remain.
-const COMMON_TERM_SHARE = 0.2;
+export const COMMON_TERM_SHARE = 0.2;
 
 const scripts = new Map(); // url -> Promise, so each script loads once per session
 

@@ -19,6 +19,7 @@ import { focusOnSlash } from "./find-shortcut.js";
 import { Status, matchStatus } from "./find-status.js";
 import { foldQuery } from "./find-fold.js";
 import { reducePaste } from "./find-paste.js";
+import { loadRanker } from "./find-rank.js";
 import { Suggestions } from "./find-suggest.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
 import {
@@ -60,6 +61,12 @@ function mountFind(doc) {
   skipOffscreenSections(root);
   // Fold the page's text while the reader is still reading, not on the first keystroke.
   const stopPreparing = matches.prepareWhenIdle();
+  // Fetch the lookup's rules and index then too: a first paste on a phone's network would
+  // otherwise wait two round trips for them. (Failures are retried on first use.)
+  const stopFetching = whenIdle(() => {
+    loadRules(form.dataset.findPage).catch(() => {});
+    loadRanker(form.dataset.findPage).catch(() => {});
+  });
 
   /** `literal`, `match`, `weak` or `none` (find-verdict.js); empty while the box is empty. */
   function setVerdict(verdict) {
@@ -226,10 +233,21 @@ function mountFind(doc) {
     suggestions.destroy();
     url.destroy();
     stopPreparing();
+    stopFetching();
     paintWindow.destroy();
     painter.detach();
     stopShortcut();
   };
+}
+
+/** Run `work` once the main thread is idle (within 2 s); returns the function that cancels it. */
+function whenIdle(work) {
+  if (window.requestIdleCallback) {
+    const handle = window.requestIdleCallback(work, { timeout: 2000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(work, 200);
+  return () => clearTimeout(handle);
 }
 
 // Material's instant navigation swaps pages without reloading scripts: mount on each page.

@@ -9,7 +9,7 @@ import { mountOnEachPage } from "./progress-mount.js";
 import { progressStore } from "./progress-store.js";
 
 // What a reader on that release would see: other text, or nothing the matrix can vouch for.
-const DIFFERS = new Set(["reworded", "different", "missing", "api-missing"]); // model.DIFFERING_KINDS
+export const DIFFERS = new Set(["reworded", "different", "missing", "api-missing"]); // model.DIFFERING_KINDS
 const UNKNOWN = new Set(["stale", "not-run", "unchecked"]);
 
 /** How a row's text came out on `release`, from its `data-releases` value; null if not run. */

@@ -1,0 +1,57 @@
+"""README's "Adding an entry", done as an author does it, on a copy of data/: a row and its
+reproducer, before the verifier has run. The build takes it, the page shows it honestly as not
+yet verified, and both lookups find it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import yaml
+
+from pytorch_error_lookup.lookup import Lookup
+from refsite.lookup_data import lookup_data
+from refsite.pipeline import load_site
+from refsite.render import Renderer
+from refsite.sitemap import site_pages
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+ROW = {"id": "my-new-error",
+       "fragment": "Expected all tensors to be on the same device, but found at least two devices",
+       "cause": "输入和模型不在同一个设备上。⭐ 用 `.to(device)` 把两边放到一起",
+       "chapters": ["01"]}
+REPRODUCER = {"code": 'import torch\n\ntorch.ones(2, device="meta") + torch.ones(2)\n'}
+
+
+def add_entry(tmp_path: Path) -> Path:
+    data = Path(shutil.copytree(DATA, tmp_path / "data"))
+    page_file = data / "pytorch" / "appendix-a.yml"
+    page = yaml.safe_load(page_file.read_text(encoding="utf-8"))
+    section = next(section for group in page["groups"] for section in group["sections"] if section["kind"] == "errors")
+    section["entries"].append(ROW)
+    page_file.write_text(yaml.safe_dump(page, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    programs_file = data / "pytorch" / "reproducers.yml"
+    programs = yaml.safe_load(programs_file.read_text(encoding="utf-8"))
+    programs[ROW["id"]] = REPRODUCER
+    programs_file.write_text(yaml.safe_dump(programs, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return data
+
+
+def test_a_new_row_before_the_verifier_runs_is_shown_as_not_yet_verified(tmp_path):
+    site = load_site(add_entry(tmp_path))
+    appendix = next(page for page in site_pages(site) if page.src_uri == "pytorch/appendix-a.md")
+    html = Renderer(site).render(appendix, lambda target, anchor=None: target).html
+    row = html[html.index(f'id="{ROW["id"]}"'):]
+    row = row[:row.index("</tr>")]
+    assert ROW["fragment"] in row and "<code>.to(device)</code>" in row
+    assert 'data-stamp="unverified"' in row and "尚未实跑核对" in row
+    assert "没跑过" in row  # and its release line says no release ran it
+
+
+def test_both_lookups_find_a_new_row(tmp_path):
+    lookup = Lookup(lookup_data(add_entry(tmp_path)))
+    literal = lookup(ROW["fragment"])
+    assert literal.verdict == "literal" and literal.ids[0] == ROW["id"]
+    mine = lookup("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+                  "cuda:0 and cpu!")
+    assert mine.verdict in ("literal", "match") and mine.ids[0] == ROW["id"]

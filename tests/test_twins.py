@@ -1,0 +1,90 @@
+"""Rules the page (JavaScript) and the terminal (Python) both apply, held equal: a change on one
+side of a twin fails here or in the test named below. Every twin, in one place:
+
+| rule | Python | JavaScript | held by |
+| --- | --- | --- | --- |
+| folding tables (quotes, invisible characters) | textfold.QUOTES, INVISIBLE_CLASS | find-textfold.js | test_find_textfold.py |
+| ranked search tokenizer | textfold.tokenize | find-tokenize.js | test_find_tokenize.py |
+| ranking scores | lunr.py | find-rank.js | test_find_rank.py |
+| ranking limits | lookup.MAX_SUGGESTIONS, COMMON_TERM_SHARE | find-rank.js | here |
+| decision rule (templates, verdict order) | rule.py | find-verdict.js (patterns and templates are data from rule.py) | test_find_verdict.py |
+| paste reduction | paste.py | find-paste.js (its patterns are data from paste.PASTE_RULES) | test_paste.py |
+| text only in 九 is `weak` (on the page, not explained) | lookup.Page.explains | find-matches.js | here |
+| the "differs" kinds of the release view | model.DIFFERING_KINDS | release-view.js DIFFERS | here |
+| how a row came out on a release | lookup.run_on | release-view.js seenOn | here |
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from find_support import INPUT, open_reference
+from pytorch_error_lookup import lookup
+from pytorch_error_lookup.lookup import Lookup, run_on
+from refsite.model import DIFFERING_KINDS
+
+pytestmark = pytest.mark.browser
+
+LOOKUP = Lookup.installed()
+PAGE = LOOKUP.pages[0]
+
+IMPORT_JS = """async (module) => {
+    const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
+    return await import(new URL(module, base));
+}"""
+
+
+def js_exports(page, module: str, names: list[str]) -> dict:
+    return page.evaluate(f"""async () => {{
+        const module = await ({IMPORT_JS})({module!r});
+        return Object.fromEntries({names!r}.map((name) => [name,
+            module[name] instanceof Set ? [...module[name]] : module[name]]));
+    }}""")
+
+
+def test_the_ranking_limits_are_the_same(page, site_url):
+    open_reference(page, site_url)
+    js = js_exports(page, "find-rank.js", ["MAX_SUGGESTIONS", "COMMON_TERM_SHARE"])
+    assert js == {"MAX_SUGGESTIONS": lookup.MAX_SUGGESTIONS, "COMMON_TERM_SHARE": lookup.COMMON_TERM_SHARE}
+
+
+def test_the_differs_kinds_are_the_same(page, site_url):
+    open_reference(page, site_url)
+    assert sorted(js_exports(page, "release-view.js", ["DIFFERS"])["DIFFERS"]) == sorted(DIFFERING_KINDS)
+
+
+def test_how_a_row_came_out_on_each_release_is_read_alike(page, site_url):
+    """The page's release view reads each row's `data-releases` line; the terminal reads the
+    lookup's data. For every row and every release of the matrix they must agree."""
+    open_reference(page, site_url)
+    lines = page.eval_on_selector_all(
+        "[data-entry]", "rows => rows.map(row => [row.id, row.querySelector('[data-releases]')?.dataset.releases])")
+    releases = sorted({run["release"] for entry in PAGE.entries for run in entry.get("releases", ())})
+    assert len(releases) >= 13
+    seen = page.evaluate(f"""async (lines) => {{
+        const {{ seenOn }} = await ({IMPORT_JS})("release-view.js");
+        return lines.filter(([, line]) => line).map(([id, line]) =>
+            [id, {releases!r}.map((release) => seenOn(line, release))]);
+    }}""", lines)
+    assert seen
+    for row_id, on_page in seen:
+        entry = PAGE.entry_by_id[row_id]
+        in_terminal = [(run := run_on(entry, release)) and run["seen"] for release in releases]
+        assert on_page == in_terminal, row_id
+
+
+def test_text_only_in_what_the_page_leaves_out_is_weak_on_both_sides(page, site_url):
+    """九 says what the page does not cover: its words are on the page, but explain nothing."""
+    left_out = [entry for entry in PAGE.entries if entry["kind"] == "not-covered"]
+    explained = [entry for entry in PAGE.entries if entry["kind"] == "errors"][:3]
+    assert left_out
+    open_reference(page, site_url)
+    for entry in left_out + explained:
+        text = entry["fragment"]
+        terminal = LOOKUP.answer(text, rank=False).verdict
+        page.fill(INPUT, "")
+        page.fill(INPUT, text)
+        page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict")
+        on_page = page.get_attribute("[data-find]", "data-find-verdict")
+        assert on_page == terminal, (entry["id"], text, on_page, terminal)
+        assert terminal == ("weak" if entry["kind"] == "not-covered" else "literal"), entry["id"]
