@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import importlib.metadata
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 from urllib.parse import urljoin
@@ -107,11 +105,18 @@ def as_json(answer: Answer, base: str | None) -> dict:
 
 
 def installed_torch() -> str | None:
-    """The torch release installed with this Python, read from its metadata (torch not imported)."""
-    try:
-        return importlib.metadata.version("torch")
-    except importlib.metadata.PackageNotFoundError:
-        return None
+    """The torch release installed with this Python, read from the name of its metadata folder
+    (`torch-2.13.0+cpu.dist-info`): neither torch nor importlib.metadata is imported, which
+    would double the command's start."""
+    for folder in sys.path:
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith("torch-") and name.endswith(".dist-info"):
+                return name[len("torch-"):-len(".dist-info")]
+    return None
 
 
 def where_to_read(base: str | None, page_url: str, entry_id: str, paint: Painter) -> str:
@@ -260,13 +265,25 @@ def explained(lookup: Lookup, entry_id: str) -> tuple[Page, dict]:
     return found
 
 
+def terminal_width() -> int:
+    """As shutil.get_terminal_size (COLUMNS first, then the terminal, else 80), without shutil's import."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 def painter(stdout) -> Painter:
     return Painter(wants_colour(stdout), links=is_terminal(stdout))
 
 
 def show_entry(found: tuple[Page, dict], lookup: Lookup, arguments, base: str | None, stdout) -> None:
     page, entry = found
-    width = shutil.get_terminal_size().columns
+    width = terminal_width()
     if arguments.json:
         print(json.dumps({"page": page.key, **entry, "url": entry_url(base, page.url, entry["id"])},
                          ensure_ascii=False, indent=2), file=stdout)
@@ -276,7 +293,7 @@ def show_entry(found: tuple[Page, dict], lookup: Lookup, arguments, base: str | 
 
 
 def show_text(answer: Answer, lookup: Lookup, arguments, base: str | None, text: str, stdout) -> None:
-    width = shutil.get_terminal_size().columns
+    width = terminal_width()
     torch = arguments.torch or installed_torch()
     lines = as_text(answer, lookup.pages, base, painter(stdout), width, torch, lookup.seen_labels, text)
     print("\n".join(lines), file=stdout)

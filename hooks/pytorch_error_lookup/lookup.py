@@ -14,12 +14,8 @@ import hashlib
 import json
 import os
 import re
-import subprocess
-import sys
-import tempfile
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 
 from .paste import reduce_paste
@@ -260,7 +256,7 @@ def load_data() -> dict:
     """The data the installed package carries; in a source checkout, built from data/ (and kept
     in the user's cache under a digest of data/ and the code that builds it, so that only the
     first call after a change pays for the build)."""
-    packaged = resources.files(__package__).joinpath(DATA_FILE)
+    packaged = Path(__file__).with_name(DATA_FILE)  # installed as files (not importlib.resources: slow to import)
     if packaged.is_file():
         return json.loads(packaged.read_text(encoding="utf-8"))
     checkout = Path(__file__).resolve().parents[2]
@@ -283,6 +279,10 @@ def _built_from_checkout(checkout: Path) -> dict:
         pass
     # The site's build step writes it (the lookup never imports the site): with the site's own
     # dependencies, `pip install -e ".[site]"`.
+    import subprocess  # a source checkout's first call only: not on every call's start
+    import sys
+    import tempfile
+
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial = cached.with_suffix(f".{os.getpid()}.tmp")
