@@ -18,12 +18,10 @@ entry here (`--explain ID`) instead of printing an address that goes nowhere.
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import os
 import sys
 from pathlib import Path
-from urllib.parse import urljoin
 
 from .lookup import Answer, Lookup, Page, off_context, release_line, release_numbers, release_remark
 from .rule import LITERAL, MATCH, NONE, WEAK
@@ -87,6 +85,8 @@ def site_base(option: str | None, environ=os.environ, published: str | None = No
 
 
 def entry_url(base: str | None, page_url: str, entry_id: str) -> str:
+    from urllib.parse import urljoin  # only where a site is known
+
     relative = f"{page_url}#{entry_id}"
     return urljoin(base if base.endswith("/") else base + "/", relative) if base else relative
 
@@ -259,6 +259,8 @@ def explained(lookup: Lookup, entry_id: str) -> tuple[Page, dict]:
     found = lookup.entry(entry_id.strip().lstrip("#"))
     if found is None:
         ids = [entry["id"] for page in lookup.pages for entry in page.entries]
+        import difflib
+
         close = difflib.get_close_matches(entry_id, ids, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else " (an id is what follows # in an entry's address)"
         raise UsageError(f"--explain {entry_id}: no entry with this id{hint}")

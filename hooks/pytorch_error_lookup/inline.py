@@ -8,7 +8,7 @@ Anything outside the subset (a lone `*`, `__init__` unmarked, `|`, `{{ }}`) stay
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 _TOKEN = re.compile(
     r"""
@@ -24,12 +24,11 @@ _TOKEN = re.compile(
 _SAFE_HREF = re.compile(r"^(https?://|mailto:|#|\.{0,2}/|[\w.-]+(?:/|\.html|\.md|#|$))", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Span:
-    kind: str  # "text" | "code" | "strong" | "link"
-    text: str = ""
-    children: tuple["Span", ...] = ()
-    href: str = ""
+class Span(namedtuple("Span", "kind text children href", defaults=("", (), ""))):
+    """A piece of inline Markdown: `kind` "text" | "code" | "strong" | "link", its `text`, the
+    spans inside it (strong, link) and a link's `href`."""
+
+    __slots__ = ()
 
 
 def parse_inline(text: str) -> tuple[Span, ...]:

@@ -33,7 +33,7 @@ Standard library only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 from .textfold import strip_traceback_noise
 
@@ -95,13 +95,11 @@ PASTE_RULES: dict = {
 }
 
 
-@dataclass(frozen=True)
-class PastedError:
+class PastedError(namedtuple("PastedError", "text unwrapped", defaults=(None,))):
     """One error of a paste: its text on one line, and the same with the fixed-width wraps
     undone (None when nothing was wrapped so)."""
 
-    text: str
-    unwrapped: str | None = None
+    __slots__ = ()
 
     @property
     def readings(self) -> tuple[str, ...]:

@@ -29,7 +29,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections import namedtuple
 
 from .textfold import INVISIBLE_CLASS, QUOTES, strip_traceback_noise
 
@@ -146,27 +146,20 @@ _REGEX_SYNTAX = re.compile(r"([\\^$.*+?()\[\]{}|/])")
 _SEPARATORS = " ,;:."
 
 
-@dataclass(frozen=True)
-class Template:
+class Template(namedtuple("Template", "entry pattern anchor fixed partial needles not_with max_query",
+                          defaults=(False, (), (), None))):
     """A row's fragment as a pattern. `anchor` is its longest fixed piece (a cheap first test);
-    `fixed` counts its fixed characters (the more, the more specific)."""
+    `fixed` counts its fixed characters (the more, the more specific); `partial`: a head or tail
+    of the row's template (compile_templates). `needles`: its other fixed pieces (besides
+    `anchor`): a query lacking one is not tried, so that a gap is never scanned for a piece the
+    paste does not hold. `not_with`: folded texts that, in the message the match is in or after
+    it, show another situation (`a tensor with 0 elements`, `unexpected key(s)` after missing
+    ones): then it does not fit (checked apart from the pattern, once per match: a lookahead
+    would scan to the end of the paste at every position it is tried). `max_query`: tried only
+    on a query of at most this many folded characters (a symptom described in words is a
+    sentence or two, not a log)."""
 
-    entry: str
-    pattern: str
-    anchor: str
-    fixed: int
-    partial: bool = False  # a head or tail of the row's template (compile_templates)
-    # Its other fixed pieces (besides `anchor`): a query lacking one is not tried, so that a gap
-    # is never scanned for a piece the paste does not hold.
-    needles: tuple[str, ...] = ()
-    # Folded texts that, in the message the match is in or after it, show another situation (`a
-    # tensor with 0 elements`, `unexpected key(s)` after missing ones): then it does not fit.
-    # (Checked apart from the pattern, once per match: a lookahead would scan to the end of the
-    # paste at every position it is tried.)
-    not_with: tuple[str, ...] = ()
-    # Tried only on a query of at most this many folded characters (a symptom described in
-    # words is a sentence or two, not a log).
-    max_query: int | None = None
+    __slots__ = ()
 
     def as_json(self) -> dict:
         raw = {"entry": self.entry, "pattern": self.pattern, "anchor": self.anchor, "fixed": self.fixed}
@@ -394,12 +387,11 @@ def _fold_between_slots(text: str) -> str:
 
 # ── Deciding ───────────────────────────────────────────────────────────────────────────────────
 
-@dataclass(frozen=True)
-class Fit:
-    entry: str
-    message: int  # which of the query's error messages the match starts in (message_starts)
-    fixed: int
-    end: int  # where the match ends in the folded query
+class Fit(namedtuple("Fit", "entry message fixed end")):
+    """A template that fits: its row, which of the query's error messages the match starts in
+    (message_starts), its fixed characters, and where the match ends in the folded query."""
+
+    __slots__ = ()
 
     @property
     def rank(self) -> tuple[int, int, int]:
