@@ -2,7 +2,8 @@
 
 The sources under overrides/assets/refsite/ stay one file per component. Readers get
 - the ES modules linked at build time into `modules-linked.js` (refsite.classic_scripts), one
-  deferred classic script in place of the module entries of `extra_javascript`: browsers refuse
+  deferred classic script in place of the module entries of `extra_javascript`, and what only
+  an `import()` reaches into `modules-lazy.js`, loaded the first time it is imported: browsers refuse
   module scripts from `file://`, so a copy opened from disk needs it anyway, and over http(s)
   one file gzips smaller and costs one round trip where two dozen modules were an import
   waterfall (on a phone, 150 ms each);
@@ -23,6 +24,7 @@ from refsite.classic_scripts import ModuleLinkError, link_modules
 log = logging.getLogger("mkdocs.hooks.offline")
 
 LINKED = "assets/refsite/modules-linked.js"
+LAZY = "assets/refsite/modules-lazy.js"  # what only import() reaches: the ranked half, the home page's panel
 STYLES = "assets/refsite/site.css"
 OWN_STYLES = "assets/refsite/"
 
@@ -68,9 +70,10 @@ def on_files(files: Files, config):
     if not _module_entries:
         return files
     try:
-        linked = link_modules(_module_entries, read, LINKED)
+        linked, lazy = link_modules(_module_entries, read, LINKED, LAZY)
     except ModuleLinkError as error:
-        raise PluginError(f"offline copy: {error}") from None
+        raise PluginError(f"linking the site's modules: {error}") from None
     files.append(File.generated(config, LINKED, content=linked))
+    files.append(File.generated(config, LAZY, content=lazy))
     log.debug("linked %d module entries into %s", len(_module_entries), LINKED)
     return files

@@ -25,7 +25,7 @@ def test_weight_benchmark_runs(chromium_executable):
     output = run_benchmark("weight.py", "--chromium", chromium_executable)
     assert "at page load (KB)" in output
     assert "assets/refsite/modules-linked.js" in output  # our own files are listed one by one
-    assert "find index + templates, fetched at idle after load (counted apart)" in output
+    assert "the lookup's index, rules and code, fetched at idle after load (counted apart)" in output
 
 
 def test_find_benchmark_runs(chromium_executable):  # find.py reads CHROMIUM_PATH, like the tests

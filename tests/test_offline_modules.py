@@ -101,8 +101,8 @@ def test_a_dynamic_import_of_a_relative_literal_is_linked_and_becomes_a_promise_
     ))
     assert module.dependencies == ["assets/app/lib/a.js"]
     assert module.dynamic_dependencies == ["assets/app/lib/late.js", "assets/other.js"]
-    assert 'return Promise.resolve(__import("assets/app/lib/late.js"));' in module.body
-    assert 'const other = () => Promise.resolve(__import("assets/other.js"));' in module.body
+    assert 'return __load("assets/app/lib/late.js");' in module.body
+    assert 'const other = () => __load("assets/other.js");' in module.body
     assert not re.search(r"\bimport\s*\(", module.body)
 
 
@@ -147,3 +147,39 @@ def test_a_dynamically_imported_module_runs_only_when_imported_and_only_once(tmp
     """)
     assert result == {"before": ["entry"], "after": ["entry", "late function"],
                       "url": "file:///site/js/late.js", "same": True}
+
+
+@pytest.mark.node
+def test_what_only_an_import_reaches_goes_in_a_second_file_loaded_when_imported(tmp_path):
+    sources = {
+        "js/entry.js": 'import { shared } from "./shared.js";\nglobalThis.seen = [shared];\n'
+                       'export const load = () => import("./late.js");\nglobalThis.entry = { load };\n',
+        "js/shared.js": 'export const shared = "shared";\n',
+        "js/late.js": 'import { shared } from "./shared.js";\nimport { helper } from "./helper.js";\n'
+                      'globalThis.seen.push("late " + shared + " " + helper);\nexport const url = import.meta.url;\n',
+        "js/helper.js": 'export const helper = "helper";\n',
+    }
+    main, lazy = link_modules(["js/entry.js"], reader(sources), "js/linked.js", "js/lazy.js")
+    assert "// ---- js/shared.js" in main and "// ---- js/late.js" not in main
+    assert "// ---- js/late.js" in lazy and "// ---- js/helper.js" in lazy and "js/shared.js\n" not in lazy
+    # A browser's script element, as node has none: appending it runs the lazy file, then onload.
+    harness = ('globalThis.loaded = [];\n'
+               f"const LAZY = {json.dumps(lazy)};\n"
+               'globalThis.document = { currentScript: { src: "file:///site/js/linked.js" },\n'
+               '  createElement: () => ({}),\n'
+               '  head: { appendChild(script) { globalThis.loaded.push(script.src); (0, eval)(LAZY);'
+               ' setTimeout(script.onload); } } };\n'
+               + main + """
+(async () => {
+  const before = [...globalThis.seen];
+  const first = await globalThis.entry.load();
+  const second = await globalThis.entry.load();
+  console.log(JSON.stringify({ before, after: globalThis.seen, url: first.url, same: first === second,
+                               loaded: globalThis.loaded }));
+})();
+""")
+    (tmp_path / "run.js").write_text(harness)
+    output = subprocess.run([NODE, str(tmp_path / "run.js")], capture_output=True, text=True, check=True)
+    assert json.loads(output.stdout) == {
+        "before": ["shared"], "after": ["shared", "late shared helper"], "url": "file:///site/js/late.js",
+        "same": True, "loaded": ["file:///site/js/lazy.js"]}

@@ -6,6 +6,7 @@
 // rebuilding lunr's index from them (its postings and token set, tens of thousands of objects on
 // a long page) was work, and garbage, that the reader's first ranked query waited for.
 
+import { loadScript } from "./find-script.js";
 import { tokenize } from "./find-tokenize.js";
 
 const INDEX_GLOBAL = "refsiteFindIndex";
@@ -15,25 +16,6 @@ export const MAX_SUGGESTIONS = 5;
 // A term found in more than this share of the entries barely moves a score (its idf is near
 // zero) but makes lunr score nearly every entry: it is left out while rarer terms remain.
 export const COMMON_TERM_SHARE = 0.2;
-
-const scripts = new Map(); // url -> Promise, so each script loads once per session
-
-export function loadScript(url) {
-  if (!scripts.has(url)) {
-    scripts.set(url, new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = url;
-      script.async = true;
-      script.onload = () => resolve(script);
-      script.onerror = () => {
-        scripts.delete(url);
-        reject(new Error(`could not load ${url}`));
-      };
-      document.head.append(script);
-    }));
-  }
-  return scripts.get(url);
-}
 
 const rankers = new Map(); // page key -> Promise<Ranker>
 

@@ -5,11 +5,16 @@
 // chapter map; or nothing at all (`none`). Only a `match` is landed on with Enter.
 
 import { foldQuery } from "./find-fold.js";
-import { loadRanker, rank } from "./find-rank.js";
 import { MATCH, NONE, WEAK, bestFit, loadRules, verdictFor } from "./find-verdict.js";
 
 const LABEL_LENGTH = 140;
 const CJK = /[\u3400-\u9fff]/;
+
+/** The ranked half (find-rank.js and its tokenizer), imported when first needed: no reader
+ * waits for it at load (find.js fetches it at idle), and most never need it. */
+export function loadRanking() {
+  return import("./find-rank.js");
+}
 
 export class Suggestions {
   /**
@@ -46,9 +51,11 @@ export class Suggestions {
     this.status.set("");
     this.deciding = true;
     let templates;
+    let ranking;
     let ranker;
     try {
-      [templates, ranker] = await Promise.all([loadRules(this.pageKey), loadRanker(this.pageKey)]);
+      [templates, ranking] = await Promise.all([loadRules(this.pageKey), loadRanking()]);
+      ranker = await ranking.loadRanker(this.pageKey);
     } catch (error) {
       if (generation !== this.generation) return;
       this.deciding = false;
@@ -61,7 +68,7 @@ export class Suggestions {
     const fit = bestFit(templates, foldQuery(query), this.patterns);
     const onPage = (id) => document.getElementById(id);
     this.fit = fit && onPage(fit.entry) ? fit : null;
-    this.ranked = this.fit ? [] : rank(ranker, query, this.entryOrder).filter(({ id }) => onPage(id));
+    this.ranked = this.fit ? [] : ranking.rank(ranker, query, this.entryOrder).filter(({ id }) => onPage(id));
     const verdict = verdictFor({ literal: false, fit: this.fit, ranked: this.ranked });
     this.onVerdict(verdict);
     if (verdict === MATCH) this.showMatch();

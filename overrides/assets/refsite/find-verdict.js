@@ -4,7 +4,7 @@
 // the row templates in find-index/<page>.rules.js (loadRules). This module applies them in the
 // same order; tests/fixtures/lookup_cases.yml holds the labelled cases both sides are tested on.
 
-import { loadScript } from "./find-rank.js";
+import { loadScript } from "./find-script.js";
 
 export const LITERAL = "literal";
 export const MATCH = "match";

@@ -18,9 +18,7 @@ import { PaintWindow } from "./find-paint-window.js";
 import { focusOnSlash } from "./find-shortcut.js";
 import { Status, matchStatus } from "./find-status.js";
 import { foldQuery } from "./find-fold.js";
-import { reducePaste } from "./find-paste.js";
-import { loadRanker } from "./find-rank.js";
-import { Suggestions } from "./find-suggest.js";
+import { Suggestions, loadRanking } from "./find-suggest.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
 import {
   LITERAL, bestFit, isPastedLine, loadPasteRules, loadRules, messageOf, patternsOf, verdictFor,
@@ -61,11 +59,13 @@ function mountFind(doc) {
   skipOffscreenSections(root);
   // Fold the page's text while the reader is still reading, not on the first keystroke.
   const stopPreparing = matches.prepareWhenIdle();
-  // Fetch the lookup's rules and index then too: a first paste on a phone's network would
-  // otherwise wait two round trips for them. (Failures are retried on first use.)
+  // Fetch the lookup's rules and index then too, and the code that reads a paste and ranks:
+  // a first paste on a phone's network would otherwise wait round trips for them. (Failures are
+  // retried on first use.)
   const stopFetching = whenIdle(() => {
     loadRules(form.dataset.findPage).catch(() => {});
-    loadRanker(form.dataset.findPage).catch(() => {});
+    loadRanking().then((ranking) => ranking.loadRanker(form.dataset.findPage)).catch(() => {});
+    loadPasteReader().catch(() => {});
   });
 
   /** `literal`, `match`, `weak` or `none` (find-verdict.js); empty while the box is empty. */
@@ -156,7 +156,8 @@ function mountFind(doc) {
    * of its errors, the first the page explains, else the first; `others` counts the rest.
    */
   async function pastedQuery(pasted) {
-    const errors = reducePaste(pasted, await loadPasteRules(form.dataset.findPage));
+    const [{ reducePaste }, rules] = await Promise.all([loadPasteReader(), loadPasteRules(form.dataset.findPage)]);
+    const errors = reducePaste(pasted, rules);
     const others = Math.max(0, errors.length - 1);
     if (errors.length === 0) return { query: "", others, explained: false };
     if (errors.length === 1 && errors[0].readings.length === 1) return { query: errors[0].text, others, explained: true };
@@ -238,6 +239,11 @@ function mountFind(doc) {
     painter.detach();
     stopShortcut();
   };
+}
+
+/** How a paste is read (find-paste.js), imported when first needed, as the ranked half is. */
+function loadPasteReader() {
+  return import("./find-paste.js");
 }
 
 /** Run `work` once the main thread is idle (within 2 s); returns the function that cancels it. */
