@@ -220,7 +220,7 @@ def test_over_http_the_store_page_is_never_fetched_and_the_panel_only_on_the_hom
     page.goto(site_url)
     expect(page.get_by_role("button", name="导出进度")).to_be_visible()
     expect(page.locator(TOTAL)).to_contain_text("1/")
-    # One linked script for all our code (hooks/offline_hooks.py); the store page is never fetched.
+    # One linked script for our code at load (hooks/linking_hooks.py); the store page is never fetched.
     assert fetched.count("modules-linked.js") == 2 and not [name for name in fetched if name.endswith(".js")
                                                             and name.startswith(("progress-", "find"))]
     assert not [name for name in fetched if name.startswith("progress-store-frame")]
