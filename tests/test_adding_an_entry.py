@@ -5,22 +5,35 @@ yet verified, and both lookups find it."""
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from pytorch_error_lookup.lookup import Lookup
 from refsite.lookup_data import lookup_data
+from refsite.model import Reproducer
 from refsite.pipeline import load_site
 from refsite.render import Renderer
 from refsite.sitemap import site_pages
+from refsite.verify.judging import REPRODUCED, Case
+from refsite.verify.runner import run_all
 
 DATA = Path(__file__).resolve().parent.parent / "data"
+# README's example, as written there.
 ROW = {"id": "my-new-error",
-       "fragment": "Expected all tensors to be on the same device, but found at least two devices",
-       "cause": "输入和模型不在同一个设备上。⭐ 用 `.to(device)` 把两边放到一起",
+       "fragment": "Dimension out of range (expected to be in range of [-1, 0], but got 1)",
+       "cause": "对一维张量用了 `dim=1`。⭐ 先看 `.shape`：维度从 0 数起",
        "chapters": ["01"]}
-REPRODUCER = {"code": 'import torch\n\ntorch.ones(2, device="meta") + torch.ones(2)\n'}
+REPRODUCER = {"code": "import torch\n\ntorch.ones(2).sum(dim=1)  # a 1-D tensor has no dim 1\n"}
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_the_example_is_the_readmes():
+    readme = README.read_text(encoding="utf-8")
+    assert f'fragment: "{ROW["fragment"]}"' in readme and f'cause: "{ROW["cause"]}"' in readme
+    assert REPRODUCER["code"].splitlines()[-1] in readme
 
 
 def add_entry(tmp_path: Path) -> Path:
@@ -43,7 +56,7 @@ def test_a_new_row_before_the_verifier_runs_is_shown_as_not_yet_verified(tmp_pat
     html = Renderer(site).render(appendix, lambda target, anchor=None: target).html
     row = html[html.index(f'id="{ROW["id"]}"'):]
     row = row[:row.index("</tr>")]
-    assert ROW["fragment"] in row and "<code>.to(device)</code>" in row
+    assert ROW["fragment"] in row and "<code>.shape</code>" in row
     assert 'data-stamp="unverified"' in row and "尚未实跑核对" in row
     assert "没跑过" in row  # and its release line says no release ran it
 
@@ -52,6 +65,13 @@ def test_both_lookups_find_a_new_row(tmp_path):
     lookup = Lookup(lookup_data(add_entry(tmp_path)))
     literal = lookup(ROW["fragment"])
     assert literal.verdict == "literal" and literal.ids[0] == ROW["id"]
-    mine = lookup("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
-                  "cuda:0 and cpu!")
+    mine = lookup("IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)")
     assert mine.verdict in ("literal", "match") and mine.ids[0] == ROW["id"]
+
+
+@pytest.mark.torch
+def test_the_examples_reproducer_prints_its_fragment():
+    """README's step 5: the verifier stamps the example row as reproduced."""
+    case = Case(ROW["id"], (ROW["fragment"],), Reproducer(REPRODUCER["code"]))
+    _, verdict = run_all(sys.executable, [case])[ROW["id"]]
+    assert verdict.status == REPRODUCED, verdict.why

@@ -256,7 +256,7 @@ def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None)
 
 
 def explained(lookup: Lookup, entry_id: str) -> tuple[Page, dict]:
-    found = lookup.entry(entry_id.strip().lstrip("#"))
+    found = lookup.entry(entry_id.strip().rsplit("#", 1)[-1])  # an id, `#id`, or an entry's address
     if found is None:
         ids = [entry["id"] for page in lookup.pages for entry in page.entries]
         import difflib
@@ -270,13 +270,15 @@ def explained(lookup: Lookup, entry_id: str) -> tuple[Page, dict]:
 def terminal_width() -> int:
     """As shutil.get_terminal_size (COLUMNS first, then the terminal, else 80), without shutil's import."""
     try:
-        return int(os.environ["COLUMNS"])
+        columns = int(os.environ["COLUMNS"])
     except (KeyError, ValueError):
-        pass
-    try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns
-    except (AttributeError, ValueError, OSError):
-        return 80
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80  # a pty with no size says 0
 
 
 def painter(stdout) -> Painter:

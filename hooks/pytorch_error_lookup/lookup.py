@@ -270,8 +270,9 @@ def _built_from_checkout(checkout: Path) -> dict:
     import hashlib
 
     digest = hashlib.sha256()
+    # Everything the data is written from: data/, the site's code, and mkdocs.yml (its site_url).
     for path in sorted([*(checkout / "data").rglob("*"), *(checkout / "hooks").rglob("*.py"),
-                        *(checkout / "hooks").rglob("*.html")]):
+                        *(checkout / "hooks").rglob("*.html"), checkout / "mkdocs.yml"]):
         if path.is_file() and "__pycache__" not in path.parts:
             digest.update(str(path.relative_to(checkout)).encode() + b"\0" + path.read_bytes() + b"\0")
     cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")

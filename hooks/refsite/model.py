@@ -507,9 +507,11 @@ def checks_from_raw(reproducers: dict, reference: dict, other_runs: list[dict]) 
     runs = sorted((run for run in [reference, *other_runs] if run),
                   key=lambda run: release_key(run["torch"]))
     # What each row's own text is on the reference run (the exception on the line its text was
-    # found in): another release's wording of it is of the same kind.
+    # found in): another release's wording of it is of the same kind. A row whose reference run
+    # did not print its text has none: what it printed instead is a failure, not a wording.
     kinds = {row_id: exception_kind(last_error_line(result.get("excerpt") or ""))
-             for row_id, result in (reference or {}).get("results", {}).items()}
+             for row_id, result in (reference or {}).get("results", {}).items()
+             if result.get("seen") in ("verbatim", "folded")}
     return Checks(programs, verifications_from_raw(reference, programs),
                   tuple(verifications_from_raw(run, programs, kinds) for run in runs),
                   tuple(run["torch"].split("+")[0] for run in runs))

@@ -128,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         for id_ in document["drift"]["changed"]:
             print(f"{'changed against ' + str(document['drift']['against']['torch']):<29} {id_}")
     summary = ", ".join(f"{count} {status}" for status, count in counts.items() if count)
-    print(f"torch {environment['torch']}: {summary} in {document['seconds']} s -> {out}")
+    ran = f"{len(cases)} run in {round(time.monotonic() - began, 1)} s" if args.stale else f"in {document['seconds']} s"
+    print(f"torch {environment['torch']}: {summary} ({ran}) -> {out}")
     # A release that lacks an API is recorded as such (status api-missing), never a failure.
     return 1 if counts[FAILED] and not (args.allow_failures or args.release) else 0
