@@ -5,6 +5,7 @@ labelled set (tests/fixtures/lookup_cases.yml) through the command's own code pa
 from __future__ import annotations
 
 import io
+import os
 import json
 import subprocess
 import sys
@@ -239,3 +240,16 @@ def test_piping_into_head_ends_quietly():
     done = subprocess.run(f"{sys.executable} -m pytorch_error_lookup --json | head -1", shell=True, input=MATMUL,
                           text=True, capture_output=True, cwd=ROOT / "hooks")
     assert done.stdout == "{\n" and done.stderr == ""
+
+
+def test_a_terminal_that_reports_no_width_gets_80_columns(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "0")
+    monkeypatch.setattr(cli.os, "get_terminal_size", lambda fd: os.terminal_size((0, 0)))
+    assert cli.terminal_width() == 80
+    monkeypatch.setenv("COLUMNS", "120")
+    assert cli.terminal_width() == 120
+
+
+def test_explain_takes_an_entrys_address_too():
+    status, out, _ = run(["--explain", "https://example.org/book/pytorch/appendix-a.html#matmul-shapes"])
+    assert status == 0 and "mat1 and mat2 shapes cannot be multiplied" in out
