@@ -166,14 +166,9 @@ def release_remark(entry: dict, release: str, labels: dict[str, str]) -> str | N
 
 def release_line(entry: dict, labels: dict[str, str]) -> str | None:
     """The row's runs across the release matrix, as the page's release line says them:
-    `1.0.1–1.4.0 换了措辞 · 1.7.1–2.15.0 逐字一致` (consecutive releases of one kind joined)."""
-    spans: list[list] = []
-    for run in entry.get("releases", ()):
-        if spans and spans[-1][0] == run["seen"]:
-            spans[-1][2] = run["release"]
-        else:
-            spans.append([run["seen"], run["release"], run["release"]])
-    said = [f"{first}{'–' + last if last != first else ''} {labels.get(seen, seen)}" for seen, first, last in spans]
+    `1.0.1–1.4.0 换了措辞 · 1.7.1–2.15.0 逐字一致` (the spans the build grouped, ReleaseRuns.spans)."""
+    said = [f"{span['first']}{'–' + span['last'] if span['last'] != span['first'] else ''} "
+            f"{labels.get(span['seen'], span['seen'])}" for span in entry.get("release_spans", ())]
     return " · ".join(said) or None
 
 

@@ -104,6 +104,9 @@ def _page_data(site_page, renderer: Renderer) -> dict:
                 "releases": [{"release": run.torch_release, "seen": run.shown_as,
                               "excerpt": _last_line(run.excerpt) if run.differs else None}
                              for run in getattr(entry, "releases", ReleaseRuns()).runs],
+                # The same runs as the page's release line groups them (ReleaseRuns.spans).
+                "release_spans": [{"seen": span.kind, "first": span.first, "last": span.last}
+                                  for span in getattr(entry, "releases", ReleaseRuns()).spans],
             })
     return {
         "key": page.key,

@@ -5,6 +5,7 @@
 import { firstIndexWhere } from "./find-bisect.js";
 import { CorpusBuilder, GrowableInt32, elementsOf, findAll, spanBounds } from "./find-corpus.js";
 import { foldQuery } from "./find-fold.js";
+import { whenIdle } from "./find-idle.js";
 
 // Folding in the background uses the idle time the browser offers (up to 50 ms a period, with
 // no input waiting); when the page stays busy and an idle period is forced, slices this long.
@@ -19,7 +20,7 @@ export class Matches {
     this.entryOfElement = elements.map((element) => element.closest("[data-entry]"));
     this.corpus = null;
     this.builder = null; // folding in progress
-    this.idleHandle = 0;
+    this.stopIdle = () => {}; // cancels the next idle slice of the fold
     // Where every query writes its matches: reused, so that a keystroke allocates nothing per match.
     this.startBuffer = new GrowableInt32(1 << 12);
     this.elementBuffer = new GrowableInt32(1 << 12);
@@ -38,18 +39,15 @@ export class Matches {
    * the reader's first keystroke there is nothing left to fold. Returns the function that stops.
    */
   prepareWhenIdle() {
-    const whenIdle = window.requestIdleCallback
-      ?? ((callback) => setTimeout(() => callback({ didTimeout: true, timeRemaining: () => 0 }), 0));
-    const cancel = window.cancelIdleCallback ?? clearTimeout;
     const slice = (deadline) => {
       if (this.corpus) return;
       const stopAt = performance.now() + FORCED_SLICE_MS;
       const hasTime = deadline.didTimeout ? () => performance.now() < stopAt : () => deadline.timeRemaining() > 1;
       this.corpus = (this.builder ??= new CorpusBuilder(this.elements)).work(hasTime);
-      if (!this.corpus) this.idleHandle = whenIdle(slice, { timeout: 100 });
+      if (!this.corpus) this.stopIdle = whenIdle(slice, { timeout: 100 });
     };
-    this.idleHandle = whenIdle(slice, { timeout: 100 });
-    return () => cancel(this.idleHandle);
+    this.stopIdle = whenIdle(slice, { timeout: 100 });
+    return () => this.stopIdle();
   }
 
   /** The text nodes changed (the <mark> fallback split them): fold again when next needed. */

@@ -11,13 +11,14 @@
 
 import { mountCopyButtons } from "./find-copy.js";
 import { CurrentEntry } from "./find-current.js";
+import { foldQuery } from "./find-fold.js";
 import { HighlightPainter, MarkPainter, supportsHighlights } from "./find-highlight.js";
+import { whenIdle } from "./find-idle.js";
 import { Matches } from "./find-matches.js";
 import { skipOffscreenSections } from "./find-offscreen.js";
 import { PaintWindow } from "./find-paint-window.js";
 import { focusOnSlash } from "./find-shortcut.js";
 import { Status, matchStatus } from "./find-status.js";
-import { foldQuery } from "./find-fold.js";
 import { Suggestions, loadRanking } from "./find-suggest.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
 import {
@@ -66,7 +67,7 @@ function mountFind(doc) {
     loadRules(form.dataset.findPage).catch(() => {});
     loadRanking().then((ranking) => ranking.loadRanker(form.dataset.findPage)).catch(() => {});
     loadPasteReader().catch(() => {});
-  });
+  }, { timeout: 2000 });
 
   /** `literal`, `match`, `weak` or `none` (find-verdict.js); empty while the box is empty. */
   function setVerdict(verdict) {
@@ -244,16 +245,6 @@ function mountFind(doc) {
 /** How a paste is read (find-paste.js), imported when first needed, as the ranked half is. */
 function loadPasteReader() {
   return import("./find-paste.js");
-}
-
-/** Run `work` once the main thread is idle (within 2 s); returns the function that cancels it. */
-function whenIdle(work) {
-  if (window.requestIdleCallback) {
-    const handle = window.requestIdleCallback(work, { timeout: 2000 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const handle = setTimeout(work, 200);
-  return () => clearTimeout(handle);
 }
 
 // Material's instant navigation swaps pages without reloading scripts: mount on each page.
