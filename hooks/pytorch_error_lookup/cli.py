@@ -98,7 +98,7 @@ def as_json(answer: Answer, base: str | None) -> dict:
         "results": [
             {"id": entry["id"], "page": answer.page.key, "fragment": entry["fragment"], "cause": entry["cause"],
              "chapters": [chapter["id"] for chapter in entry["chapters"]],
-             "url": entry_url(base, answer.page.url, entry["id"])}
+             "url": entry_url(base, answer.page.url, entry["id"]) if base else None}
             for entry in answer.entries
         ],
     }
@@ -167,8 +167,13 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
     for number, entry in enumerate(answer.entries, 1):
         lines.append("")
         # The row's own text hangs under its number, like everything said about it.
-        title = wrap(paint(entry["fragment"], "title"), width, INDENT)
-        title[0] = (f"{number}. " if answer.verdict == WEAK else "") + title[0][len(INDENT):]
+        # A suggestion's text hangs under its number, as everything said of it does; a row the
+        # page explains starts flush left, and so do its text's wrapped lines.
+        if answer.verdict == WEAK:
+            title = wrap(paint(entry["fragment"], "title"), width, INDENT)
+            title[0] = f"{number}. " + title[0][len(INDENT):]
+        else:
+            title = wrap(paint(entry["fragment"], "title"), width)
         lines += title
         if entry.get("second_line"):
             lines += wrap("+ " + paint(entry["second_line"], "title"), width, INDENT)
@@ -289,8 +294,8 @@ def show_entry(found: tuple[Page, dict], lookup: Lookup, arguments, base: str | 
     page, entry = found
     width = terminal_width()
     if arguments.json:
-        print(json.dumps({"page": page.key, **entry, "url": entry_url(base, page.url, entry["id"])},
-                         ensure_ascii=False, indent=2), file=stdout)
+        url = entry_url(base, page.url, entry["id"]) if base else None
+        print(json.dumps({"page": page.key, **entry, "url": url}, ensure_ascii=False, indent=2), file=stdout)
         return
     torch = arguments.torch or installed_torch()
     print("\n".join(explain_text(page, entry, base, painter(stdout), width, torch, lookup.seen_labels)), file=stdout)
