@@ -21,12 +21,13 @@ from refsite.verify.judging import REPRODUCED, Case
 from refsite.verify.runner import run_all
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-# README's example, as written there.
-ROW = {"id": "my-new-error",
-       "fragment": "Dimension out of range (expected to be in range of [-1, 0], but got 1)",
-       "cause": "对一维张量用了 `dim=1`。⭐ 先看 `.shape`：维度从 0 数起",
+# README's example, as written there (its id here is the test's own: an author who has added
+# the example to data/ already has a row `my-new-error`).
+ROW = {"id": "readme-example",
+       "fragment": "Tensors must have same number of dimensions: got 1 and 2",
+       "cause": "`torch.cat` 的张量维数不同。⭐ 先用 `.unsqueeze()` 或 `.reshape()` 让维数一致",
        "chapters": ["01"]}
-REPRODUCER = {"code": "import torch\n\ntorch.ones(2).sum(dim=1)  # a 1-D tensor has no dim 1\n"}
+REPRODUCER = {"code": "import torch\n\ntorch.cat([torch.ones(2), torch.ones(2, 2)])  # 1-D beside 2-D\n"}
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
@@ -56,7 +57,7 @@ def test_a_new_row_before_the_verifier_runs_is_shown_as_not_yet_verified(tmp_pat
     html = Renderer(site).render(appendix, lambda target, anchor=None: target).html
     row = html[html.index(f'id="{ROW["id"]}"'):]
     row = row[:row.index("</tr>")]
-    assert ROW["fragment"] in row and "<code>.shape</code>" in row
+    assert ROW["fragment"] in row and "<code>.unsqueeze()</code>" in row
     assert 'data-stamp="unverified"' in row and "尚未实跑核对" in row
     assert "没跑过" in row  # and its release line says no release ran it
 
@@ -64,9 +65,10 @@ def test_a_new_row_before_the_verifier_runs_is_shown_as_not_yet_verified(tmp_pat
 def test_both_lookups_find_a_new_row(tmp_path):
     lookup = Lookup(lookup_data(add_entry(tmp_path)))
     literal = lookup(ROW["fragment"])
-    assert literal.verdict == "literal" and literal.ids[0] == ROW["id"]
-    mine = lookup("IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)")
-    assert mine.verdict in ("literal", "match") and mine.ids[0] == ROW["id"]
+    assert literal.verdict == "literal" and ROW["id"] in literal.ids
+    mine = lookup("RuntimeError: Tensors must have same number of dimensions: got 2 and 3")
+    assert mine.verdict in ("literal", "match")
+    assert lookup.entry(mine.ids[0])[1]["fragment"] == ROW["fragment"]  # this row, or the author's copy of it
 
 
 @pytest.mark.torch
