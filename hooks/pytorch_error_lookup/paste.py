@@ -19,7 +19,8 @@ errors, each as one line of text to look up:
 4. traceback frames, their code and carets go (pytorch_error_lookup.textfold.strip_traceback_noise), and
    each error's lines are joined with spaces; when its lines were wrapped at a fixed width
    (every wrapped line as long as the longest), a second reading joins them without (`sha` /
-   `pes`).
+   `pes`). A traceback cut before its message, whose last frame raised it with a string
+   (`raise RuntimeError("…")`), reads as that message.
 
 The patterns are data (`PASTE_RULES`): the page reads the very same ones from the page's rules
 script (find-index/<page>.rules.js, read by `find-paste.js`), and tests/fixtures/paste_cases.yml
@@ -56,6 +57,10 @@ PASTE_RULES: dict = {
         r"^\[(?:rank|RANK)? ?[0-9]+\]:[ \t]?",  # torchrun's [rank0]:
         r"^\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2})?(?:[.,][0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?[ \t]*",
         r"^\[?[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?\]?[ \t]+",  # a time of day
+        # A logger's name with its level: Python's default format `WARNING:root:`, and torch's
+        # `torch._dynamo.convert_frame: [WARNING] ` (one space: a frame's indent stays).
+        r"^(?:ERROR|CRITICAL|WARNING|INFO|DEBUG):[A-Za-z_][A-Za-z0-9_.]*:",
+        r"^[A-Za-z_][A-Za-z0-9_.]*: \[(?:ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG)\] ?",
         r"^(?:[-|:][ \t]*)?\[?(?:ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG)[ \t]*\]?[ \t]*(?:[-|:][ \t]*)?",  # a log level
     ],
     # Lines that are never part of an error message.
@@ -89,6 +94,10 @@ PASTE_RULES: dict = {
     "error_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Interrupt)\b:?",
     # Lines before a traceback with no message among them are a log or a program's chatter: they go.
     "message_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Warning|Interrupt)\b:?",
+    # A traceback cut before its message may still show the frame that raised it: the code line
+    # `raise RuntimeError("grad can be implicitly created only for scalar outputs")` is read as
+    # that message (the exception's name, then the string's text).
+    "raise_line": r"^[ \t]*raise[ \t]+([A-Za-z_][A-Za-z0-9_.]*)\([ \t]*[rfRF]?([\"'])(.+?)\2",
     "wrap_width": 60,  # lines this long or longer, all of one length, were wrapped by a program
     # A long paste is read from its end, as `tail` would: a log's error is at its end.
     "tail_lines": 2000,
@@ -182,10 +191,21 @@ def _errors_of(lines: list[str]) -> list[PastedError]:
         parts = [_SPACES.sub(" ", part).strip() for part in _LINE_BREAK.split(cleaned)]
         text = " ".join(part for part in parts if part)
         text = _R["markup"].sub("", text).strip()
-        if not text:
-            continue
-        errors.append(PastedError(text, _unwrapped(text_lines, [raw_lengths[index] for index in block])))
+        raised = None if _R["message_line"].search(text) else _raised(text_lines)
+        if raised:
+            errors.append(PastedError(f"{text} {raised}".strip()))
+        elif text:
+            errors.append(PastedError(text, _unwrapped(text_lines, [raw_lengths[index] for index in block])))
     return errors
+
+
+def _raised(lines: list[str]) -> str | None:
+    """`RuntimeError: message` from the last `raise RuntimeError("message")` code line, if any."""
+    for line in reversed(lines):
+        found = _R["raise_line"].match(line)
+        if found:
+            return f"{found.group(1)}: {found.group(3)}"
+    return None
 
 
 def _unwrapped(lines: list[str], raw_lengths: list[int]) -> str | None:

@@ -132,10 +132,13 @@ _SLOTS: tuple[tuple[str, str, str], ...] = (
     ("shape", r"torch\.Size\(\[[0-9, ]*\]\)", r"(?:torch\.size\(\[[0-9, ]*\]\)|\[[0-9, ]*\])"),
     ("shape", r"\[[0-9]+(?:, [0-9]+)*\]", r"\[[0-9, -]*\]"),
     ("shape", r"(?<![A-Za-z0-9_.])[0-9]+(?:x[0-9]+)+(?![A-Za-z0-9_])", "[0-9]+(?:x[0-9]+)+"),
+    # Python 2 printed a quoted placeholder bare: `No module named models`.
+    ("name", r"'(?:xxx|Xxx)'", f"'?{NAME}'?"),
     ("name", r"(?<![A-Za-z])(?:xxx|Xxx)", NAME),
     # `"1.weight", "1.bias"`: a list of keys, as long as the reader's model makes it.
     ("names", r'"[^"\s]+"(?:, "[^"\s]+")+', '"[^"]*"(?:, "[^"]*")*'),
-    ("number", r"(?<![A-Za-z0-9_.])-?[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_]|\.[A-Za-z0-9_])", r"-?[0-9]+(?:\.[0-9]+)?"),
+    # (Not an argument's place in torch's own signature: `for argument #2 'mat1'` is its wording.)
+    ("number", r"(?<![A-Za-z0-9_.])(?<!argument #)-?[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_]|\.[A-Za-z0-9_])", r"-?[0-9]+(?:\.[0-9]+)?"),
     # `0.weight`, `encoder.layer3.attn.qkv.weight`: a parameter's path. Not an API (`torch.…`)
     # and not a call (`tensor.detach()`), whose words are the message's own. Quoted or not, as
     # releases printed it (torch 0.3 `named fc.weight`, 0.4 `named "fc.weight"`).
@@ -366,6 +369,10 @@ def _assemble(entry: str, pieces: list[tuple[str, str]], not_with: Sequence[str]
         else:
             atomic.append(parts[index])
             index += 1
+    if not short and pieces and pieces[-1][0] == "text" and re.search(r"[a-z0-9_]$", parts[-1]):
+        # A message's last word ends there: `in call to _th_addmm` is not `… _th_addmm_` (a
+        # convolution's). (A description may end on a word's stem: `duplicat`.)
+        atomic.append("(?![a-z0-9_])")
     parts = atomic
     anchor = max((piece.strip() for piece in fixed_pieces), key=len, default="")
     needles = tuple(dict.fromkeys(piece.strip() for piece in fixed_pieces if len(piece.strip()) > 2 and piece.strip() != anchor))

@@ -60,7 +60,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="another run's results: add a `drift:` section of what changed")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--only", nargs="+", metavar="ID",
-                       help="run these rows only (the results file then holds only them)")
+                       help="run these rows only, merged into the results file (the other rows keep their results)")
     which.add_argument("--stale", action="store_true",
                        help="run only the rows the results file has no current result for (a new row, "
                             "a changed reproducer) and merge them into it; each carries its own date")
@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     except DataError as error:
         raise SystemExit(str(error)) from None
     cases = cases_from_site(site)
-    previous = previous_run(out, environment["torch"]) if args.stale else {}
+    merge = bool(args.stale or args.only)  # a part of the rows, merged into what the file holds
+    previous = previous_run(out, environment["torch"]) if merge else {}
     kept = previous.get("results") or {}
     if args.stale:
         cases = [case for case in cases if not is_current(kept.get(case.id), case)]
@@ -93,14 +94,15 @@ def main(argv: list[str] | None = None) -> int:
         unknown = sorted(set(args.only) - {case.id for case in cases})
         if unknown:
             raise SystemExit(f"no row to check with id {', '.join(unknown)}")
-        cases = [case for case in cases if case.id in args.only]
+        # A row's variants and near misses (`<row>/…`) go with it.
+        cases = [case for case in cases if case.id in args.only or case.id.split("/")[0] in args.only]
     release = environment["torch"].split("+")[0]
     outcomes = run_all(args.python, cases, jobs=args.jobs, timeout=args.timeout,
                        torch_name=f"torch {release}")
 
     results = {case.id: result_record(case, *outcomes[case.id], environment["site_packages"])
                for case in cases}
-    if args.stale:
+    if merge:
         today = datetime.date.today().isoformat()
         fresh = {id_: {**result, "date": today} for id_, result in results.items()}
         results = {case.id: fresh.get(case.id) or kept[case.id]
@@ -128,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         for id_ in document["drift"]["changed"]:
             print(f"{'changed against ' + str(document['drift']['against']['torch']):<29} {id_}")
     summary = ", ".join(f"{count} {status}" for status, count in counts.items() if count)
-    ran = f"{len(cases)} run in {round(time.monotonic() - began, 1)} s" if args.stale else f"in {document['seconds']} s"
+    ran = f"{len(cases)} run in {round(time.monotonic() - began, 1)} s" if merge else f"in {document['seconds']} s"
     print(f"torch {environment['torch']}: {summary} ({ran}) -> {out}")
     # A release that lacks an API is recorded as such (status api-missing), never a failure.
     return 1 if counts[FAILED] and not (args.allow_failures or args.release) else 0

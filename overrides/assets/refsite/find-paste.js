@@ -34,6 +34,7 @@ function compile(rules) {
       continues: one("continues", "im"),
       errorLine: one("error_line"),
       messageLine: one("message_line"),
+      raiseLine: one("raise_line"),
     };
     compiledRules.set(rules, compiled);
   }
@@ -126,11 +127,25 @@ function errorsOf(lines, rules, re) {
   for (const block of blocks) {
     const textLines = block.map((index) => kept[index]);
     const text = oneLine(textLines.join("\n"), re);
-    if (!text) continue;
-    const other = unwrapped(textLines, block.map((index) => rawLengths[index]), rules, re);
-    errors.push({ text, unwrapped: other, readings: other === null ? [text] : [text, other] });
+    const raised = re.messageLine.test(text) ? null : raisedMessage(textLines, re);
+    if (raised) {
+      const withRaised = strip(`${text} ${raised}`);
+      errors.push({ text: withRaised, unwrapped: null, readings: [withRaised] });
+    } else if (text) {
+      const other = unwrapped(textLines, block.map((index) => rawLengths[index]), rules, re);
+      errors.push({ text, unwrapped: other, readings: other === null ? [text] : [text, other] });
+    }
   }
   return errors;
+}
+
+/** `RuntimeError: message` from the last `raise RuntimeError("message")` code line, if any. */
+function raisedMessage(lines, re) {
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const found = re.raiseLine.exec(lines[index]);
+    if (found) return `${found[1]}: ${found[3]}`;
+  }
+  return null;
 }
 
 /** The errors of a paste, in order: [{ text, unwrapped, readings }]. */
