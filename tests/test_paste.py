@@ -12,7 +12,7 @@ import yaml
 import real_pastes
 from find_support import INPUT, current_entries, open_reference, paste, status
 from pytorch_error_lookup.lookup import Lookup
-from pytorch_error_lookup.paste import PASTE_RULES, reduce_paste
+from pytorch_error_lookup.paste import PASTE_RULES, message_missing, reduce_paste
 
 CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "paste_cases.yml").read_text(encoding="utf-8"))
 CASE_IDS = [f"{index}-{case['kind']}" for index, case in enumerate(CASES)]
@@ -32,6 +32,7 @@ def test_each_paste_shape_gets_its_answer(case):
     answer = Lookup.installed()(case["paste"])
     first = answer.ids[0] if answer.ids and answer.verdict in ("literal", "match") else None
     assert (answer.verdict, first, answer.others) == (case["verdict"], case["first"], case["others"])
+    assert answer.message_missing == case.get("message_missing", False)
 
 
 def test_the_cases_come_from_the_tune_part_or_say_they_are_constructed():
@@ -54,8 +55,16 @@ def test_a_warning_before_a_traceback_is_part_of_that_error_not_another():
 
 def test_an_empty_or_frames_only_paste_has_no_error():
     assert reduce_paste("") == []
-    assert reduce_paste('Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n    f()') == []
-    assert Lookup.installed()("   \n ").verdict == "none"
+    frames = 'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n    f()'
+    assert reduce_paste(frames) == []
+    assert Lookup.installed()("   \n ") == ("none", None, (), "", 0, False)
+    assert Lookup.installed()(frames) == ("none", None, (), "", 0, True)  # says the message is missing
+
+
+def test_a_cut_traceback_whose_last_words_the_page_explains_is_answered_not_told_it_is_cut():
+    # The reader dropped `RuntimeError: ` but kept the message: that lands.
+    answer = Lookup.installed()('  File "x.py", line 3, in <module>\n    x @ w\nmat1 and mat2 shapes cannot be multiplied (8x16 and 32x10)')
+    assert (answer.verdict, answer.ids[:1], answer.message_missing) == ("match", ("matmul-shapes",), False)
 
 
 def test_the_rules_are_plain_json_data():
@@ -73,15 +82,19 @@ def test_the_page_reduces_every_paste_exactly_as_python_does(page, site_url):
     in_browser = page.evaluate(
         """async (texts) => {
             const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
-            const { reducePaste } = await import(new URL("find-paste.js", base));
+            const { reducePaste, messageMissing } = await import(new URL("find-paste.js", base));
             const { loadPasteRules } = await import(new URL("find-verdict.js", base));
             const rules = await loadPasteRules(document.querySelector("[data-find]").dataset.findPage);
-            return texts.map((text) => reducePaste(text, rules).map((e) => e.unwrapped ? [e.text, e.unwrapped] : [e.text]));
+            return texts.map((text) => {
+                const errors = reducePaste(text, rules);
+                return [errors.map((e) => e.unwrapped ? [e.text, e.unwrapped] : [e.text]), messageMissing(text, errors, rules)];
+            });
         }""",
         texts,
     )
-    for text, errors in zip(texts, in_browser):
+    for text, (errors, missing) in zip(texts, in_browser):
         assert errors == as_written(text), text[:120]
+        assert missing == message_missing(text, reduce_paste(text)), text[:120]
 
 
 @pytest.mark.browser
@@ -91,6 +104,11 @@ def test_a_paste_event_gives_the_box_the_terminals_answer(page, site_url, case):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     open_reference(page, site_url)
     paste(page, case["paste"])
+    if answer.message_missing:  # nothing to look up: the box stays empty and says what is missing
+        page.wait_for_function("(note) => document.querySelector('[data-find-status]').textContent.includes(note)",
+                               arg=PASTE_RULES["missing_message_note"])
+        assert page.input_value(INPUT) == ""
+        return
     page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict")
     assert page.input_value(INPUT) == answer.query  # one line: the error the terminal answered
     verdict = page.get_attribute("[data-find]", "data-find-verdict")

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from .lookup import Answer, Lookup, Page, off_context, release_line, release_numbers, release_remark
+from .paste import PASTE_RULES
 from .rule import LITERAL, MATCH, NONE, WEAK
 from .terminal import Painter, is_terminal, wants_colour, wrap
 
@@ -95,6 +96,7 @@ def as_json(answer: Answer, base: str | None) -> dict:
     return {
         "verdict": answer.verdict,
         "others": answer.others,  # other errors the input held (two ranks, two runs)
+        "message_missing": answer.message_missing,  # a traceback cut before its error message
         "results": [
             {"id": entry["id"], "page": answer.page.key, "fragment": entry["fragment"], "cause": entry["cause"],
              "chapters": [chapter["id"] for chapter in entry["chapters"]],
@@ -159,6 +161,8 @@ def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, widt
 
 def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
             torch: str | None = None, labels: dict[str, str] | None = None, text: str = "") -> list[str]:
+    if answer.message_missing:
+        return wrap(paint(f"✘ {PASTE_RULES['missing_message_note']}。", "warn"), width)
     style, headline = HEADLINES[answer.verdict]
     lines = wrap(paint(headline, style), width)
     if answer.others:

@@ -17,7 +17,7 @@ from collections import namedtuple
 from functools import cached_property
 from pathlib import Path
 
-from .paste import reduce_paste
+from .paste import message_missing, reduce_paste
 from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
 from .textfold import tokenize
 
@@ -172,9 +172,11 @@ def release_line(entry: dict, labels: dict[str, str]) -> str | None:
     return " · ".join(said) or None
 
 
-class Answer(namedtuple("Answer", "verdict page ids query others", defaults=("", 0))):
+class Answer(namedtuple("Answer", "verdict page ids query others message_missing", defaults=("", 0, False))):
     """A verdict, the page and the rows it names (best first); `query`: the error of the paste
-    it answers, on one line (paste.reduce_paste); `others`: how many other errors the paste held.
+    it answers, on one line (paste.reduce_paste); `others`: how many other errors the paste held;
+    `message_missing`: the paste is a traceback cut before its message (paste.message_missing),
+    so "not covered" would be a guess: the verdict is `none`, with no rows.
     (Named tuples, not dataclasses, here: `dataclasses` costs the command a tenth of its start.)"""
 
     __slots__ = ()
@@ -215,15 +217,16 @@ class Lookup:
         fixed-width wraps undone (paste.reduce_paste). With `rank=False`, an error the page does
         not explain is answered `none` without ranking (a caller that only needs to know)."""
         errors = reduce_paste(text)
-        if not errors:
-            return Answer(NONE, None, ())
-        others = len(errors) - 1
         for error in errors:
             for reading in error.readings:
                 answer = self.answer(reading, rank=False)
                 if answer.verdict in (LITERAL, MATCH):
-                    return answer._replace(others=others)
-        return self.answer(errors[0].text, rank=rank)._replace(others=others)
+                    return answer._replace(others=len(errors) - 1)
+        if message_missing(text, errors):
+            return Answer(NONE, None, (), message_missing=True)
+        if not errors:
+            return Answer(NONE, None, ())
+        return self.answer(errors[0].text, rank=rank)._replace(others=len(errors) - 1)
 
     def answer(self, query: str, *, rank: bool = True) -> Answer:
         """The verdict and entries for one error on one line, in the order rule.verdict_for gives."""

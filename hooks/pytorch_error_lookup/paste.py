@@ -98,6 +98,10 @@ PASTE_RULES: dict = {
     # `raise RuntimeError("grad can be implicitly created only for scalar outputs")` is read as
     # that message (the exception's name, then the string's text).
     "raise_line": r"^[ \t]*raise[ \t]+([A-Za-z_][A-Za-z0-9_.]*)\([ \t]*[rfRF]?([\"'])(.+?)\2",
+    # A traceback's frames with no error message after them: the paste stopped before its last
+    # line. Said instead of "not covered", by the terminal and the page alike.
+    "stack": r"^[ \t]*(?:Traceback \(most recent call last\)|File \"[^\"\n]*\", line [0-9]+|Cell In ?\[[0-9]*\], line [0-9]+|<ipython-input-)",
+    "missing_message_note": "这段只有调用栈，缺了最后一行的报错本身（形如 RuntimeError: …）：把 Traceback 的最后几行一起贴进来再查",
     "wrap_width": 60,  # lines this long or longer, all of one length, were wrapped by a program
     # A long paste is read from its end, as `tail` would: a log's error is at its end.
     "tail_lines": 2000,
@@ -221,6 +225,13 @@ def _unwrapped(lines: list[str], raw_lengths: list[int]) -> str | None:
     parts = [_SPACES.sub(" ", part).strip() for part in _LINE_BREAK.split(cleaned)]
     text = _R["markup"].sub("", " ".join(part for part in parts if part)).strip()
     return text or None
+
+
+def message_missing(text: str, errors: list[PastedError]) -> bool:
+    """Whether the paste is a traceback cut before its message: frames, and in none of its
+    errors a line that names an exception or a warning."""
+    return (not any(_R["message_line"].search(error.text) for error in errors)
+            and _R["stack"].search(_decode(text)) is not None)
 
 
 def reduce_paste(text: str) -> list[PastedError]:

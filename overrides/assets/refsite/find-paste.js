@@ -35,6 +35,7 @@ function compile(rules) {
       errorLine: one("error_line"),
       messageLine: one("message_line"),
       raiseLine: one("raise_line"),
+      stack: one("stack"),
     };
     compiledRules.set(rules, compiled);
   }
@@ -153,4 +154,11 @@ export function reducePaste(text, rules) {
   const re = compile(rules);
   const lines = decode(String(text), rules, re).split(LINE_BREAK).slice(-rules.tail_lines);
   return byRank(lines, re).flatMap((stream) => errorsOf(stream, rules, re));
+}
+
+/** Whether the paste is a traceback cut before its message (paste.message_missing): frames, and
+ * in none of its errors (reducePaste's) a line that names an exception or a warning. */
+export function messageMissing(text, errors, rules) {
+  const re = compile(rules);
+  return !errors.some((error) => re.messageLine.test(error.text)) && re.stack.test(decode(String(text), rules, re));
 }

@@ -157,17 +157,23 @@ function mountFind(doc) {
    * of its errors, the first the page explains, else the first; `others` counts the rest.
    */
   async function pastedQuery(pasted) {
-    const [{ reducePaste }, rules] = await Promise.all([loadPasteReader(), loadPasteRules(form.dataset.findPage)]);
+    const [{ reducePaste, messageMissing }, rules] = await Promise.all([
+      loadPasteReader(), loadPasteRules(form.dataset.findPage)]);
     const errors = reducePaste(pasted, rules);
     const others = Math.max(0, errors.length - 1);
-    if (errors.length === 0) return { query: "", others, explained: false };
-    if (errors.length === 1 && errors[0].readings.length === 1) return { query: errors[0].text, others, explained: true };
+    const missing = messageMissing(pasted, errors, rules);
+    if (errors.length === 1 && errors[0].readings.length === 1 && !missing) {
+      return { query: errors[0].text, others, explained: true };
+    }
     const templates = await loadRules(form.dataset.findPage);
     for (const error of errors) {
       for (const reading of error.readings) {
         if (explainedHere(reading, templates)) return { query: reading, others, explained: true };
       }
     }
+    // A traceback cut before its message: "not covered" would be a guess, so say what is missing.
+    if (missing) return { query: "", others: 0, explained: false, missing: rules.missing_message_note };
+    if (errors.length === 0) return { query: "", others, explained: false };
     return { query: errors[0].text, others, explained: false };
   }
 
@@ -191,6 +197,7 @@ function mountFind(doc) {
     input.setRangeText(chosen.query, start, end, "end");
     input.dispatchEvent(new Event("input", { bubbles: true }));
     pasting = false;
+    if (chosen.missing) status.set(`${chosen.missing}。`);
   }
 
   function onKeydown(event) {
