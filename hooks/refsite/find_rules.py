@@ -16,7 +16,7 @@ from pytorch_error_lookup.paste import PASTE_RULES
 from pytorch_error_lookup.rule import Template, best_fit, compile_description, compile_template, compile_templates, fold
 
 from .find_index import INDEX_DIR
-from .wordings import last_error_message
+from .wordings import EXCEPTION_LINE, last_error_message
 
 RULES_URL_PATTERN = INDEX_DIR + "/{key}.rules.js"
 RULES_GLOBAL = "refsiteFindRules"
@@ -61,6 +61,11 @@ def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None
             whole, *partials = compile_templates(entry.id, entry.fragment, entry.own_names, entry.second_line,
                                                  **structure)
             own = [("fragment", entry.fragment, whole)]
+            # The head and tail of the whole message each release printed around the row's text
+            # (`… To work around you can make a clone …` after `Inference tensors cannot be saved
+            # for backward.`): a paste with a slip in its first words still shows the rest.
+            for message in _printed_messages(entry, whole):
+                partials += compile_templates(entry.id, message, entry.own_names, entry.second_line, **structure)[1:]
             own += [("partial", template.pattern, None if _fits_any(template, near_misses) else template)
                     for template in partials]
             # Another release's (or call path's) wording is taken whole: its head may be what
@@ -97,6 +102,17 @@ def _loosest(entry: str, wording: str, own_names, others: list[str], structure: 
     if own_names and _fits_any(loose, others):
         return compile_template(entry, wording, **structure)
     return loose
+
+
+def _printed_messages(entry, whole: Template) -> list[str]:
+    """The whole message line of each run that printed the row's text (the line of its excerpt
+    that names an exception and that the row's template fits), once each; none for a row told
+    apart by a second line."""
+    if entry.second_line:
+        return []
+    lines = (line for run in entry.releases.runs if run.shown_as in ("verbatim", "folded") and run.variant is None
+             for line in (run.excerpt or "").splitlines() if EXCEPTION_LINE.search(line))
+    return [line for line in dict.fromkeys(lines) if best_fit([whole], fold(line))]
 
 
 def _recorded_messages(page) -> list[tuple[str, str]]:
