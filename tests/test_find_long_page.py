@@ -129,3 +129,33 @@ def test_the_page_text_is_folded_in_slices_that_add_up_to_the_whole(page, long_s
     )
     assert same["slices"] >= same["elements"] > LONG_SECTION_ROWS
     assert same["text"] and same["offsets"] and same["nodes"]
+
+
+def test_a_keystroke_before_the_fold_ends_searches_what_is_folded_and_says_it_is_still_counting(page, long_site_url):
+    # A reader typing within a second of the page opening must not wait for the whole page's text:
+    # the keystroke folds a little more, searches the page's start (matches in document order),
+    # and the count is made whole when the fold ends.
+    open_long(page, long_site_url)
+    result = page.evaluate(
+        """async (last) => {
+            const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
+            const { Matches } = await import(new URL("find-matches.js", base));
+            const elements = [...document.querySelectorAll("[data-find-text]")];
+            const matches = new Matches(elements, { keystrokeFoldMs: 0 });  // one element a keystroke
+            const counted = new Promise((done) => { matches.onCounted = done; });
+            const words = elements[0].textContent.trim().split(/\\s+/)[0];
+            matches.find(words);  // in the page's first element: folded by this keystroke
+            const early = { counting: matches.counting, found: matches.count > 0,
+                            inFirst: elements[0].contains(matches.bounds(0).startContainer) };
+            matches.find(last.toUpperCase());  // in the page's last table: not folded yet
+            const before = { counting: matches.counting, count: matches.count };
+            await counted;
+            matches.find(last.toUpperCase());
+            return { early, before, after: { counting: matches.counting, count: matches.count,
+                     inLast: document.getElementById(last).contains(matches.bounds(0).startContainer) } };
+        }""",
+        LAST,
+    )
+    assert result["early"] == {"counting": True, "found": True, "inFirst": True}
+    assert result["before"] == {"counting": True, "count": 0}
+    assert result["after"] == {"counting": False, "count": 1, "inLast": True}

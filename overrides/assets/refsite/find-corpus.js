@@ -73,6 +73,19 @@ export class CorpusBuilder {
     this.length += 1;
   }
 
+  /** The text folded so far as a corpus of the elements done (a reader typing before the fold ends). */
+  snapshot() {
+    return {
+      text: this.chunks.join(""),
+      offsets: this.offsets.array,
+      nodes: this.nodes,
+      nodeStarts: this.nodeStarts.array,
+      nodeCount: this.nodes.length,
+      elements: this.elements,
+      elementStarts: this.elementStarts.subarray(0, this.next),
+    };
+  }
+
   assemble() {
     this.corpus ??= {
       text: this.chunks.join(""),

@@ -10,13 +10,20 @@ import { whenIdle } from "./find-idle.js";
 // Folding in the background uses the idle time the browser offers (up to 50 ms a period, with
 // no input waiting); when the page stays busy and an idle period is forced, slices this long.
 const FORCED_SLICE_MS = 16;
+// A keystroke that comes before the fold is done folds this much more at most, then searches what
+// is folded (the page's start: the matches come in document order) and says it is still counting.
+const KEYSTROKE_FOLD_MS = 10;
 
 const NO_MATCHES = { starts: new Int32Array(0), length: 0, elementIndex: new Int32Array(0), entryCount: 0 };
 
 export class Matches {
-  /** `elements`: the page's [data-find-text] elements, in document order. */
-  constructor(elements) {
+  /**
+   * `elements`: the page's [data-find-text] elements, in document order; `keystrokeFoldMs`: how
+   * long a keystroke before the fold ends may fold (at least one element).
+   */
+  constructor(elements, { keystrokeFoldMs = KEYSTROKE_FOLD_MS } = {}) {
     this.elements = elements;
+    this.keystrokeFoldMs = keystrokeFoldMs;
     this.entryOfElement = elements.map((element) => element.closest("[data-entry]"));
     this.corpus = null;
     this.builder = null; // folding in progress
@@ -26,6 +33,9 @@ export class Matches {
     this.elementBuffer = new GrowableInt32(1 << 12);
     this.found = NO_MATCHES;
     this.current = -1;
+    this.folding = false; // an idle fold is scheduled
+    this.counting = false; // the last find searched only the text folded so far
+    this.onCounted = () => {}; // called when the fold ends after such a find
   }
 
   /** The page's folded text: what is left of it is folded now. */
@@ -39,21 +49,37 @@ export class Matches {
    * the reader's first keystroke there is nothing left to fold. Returns the function that stops.
    */
   prepareWhenIdle() {
+    this.folding = true;
     const slice = (deadline) => {
-      if (this.corpus) return;
+      if (this.corpus) {
+        this.folding = false;
+        return;
+      }
       const stopAt = performance.now() + FORCED_SLICE_MS;
       const hasTime = deadline.didTimeout ? () => performance.now() < stopAt : () => deadline.timeRemaining() > 1;
       this.corpus = (this.builder ??= new CorpusBuilder(this.elements)).work(hasTime);
-      if (!this.corpus) this.stopIdle = whenIdle(slice, { timeout: 100 });
+      if (!this.corpus) {
+        this.stopIdle = whenIdle(slice, { timeout: 100 });
+        return;
+      }
+      this.folding = false;
+      if (this.counting) {
+        this.counting = false;
+        this.onCounted();
+      }
     };
     this.stopIdle = whenIdle(slice, { timeout: 100 });
-    return () => this.stopIdle();
+    return () => {
+      this.stopIdle();
+      this.folding = false;
+    };
   }
 
   /** The text nodes changed (the <mark> fallback split them): fold again when next needed. */
   invalidate() {
     this.corpus = null;
     this.builder = null;
+    this.found = { ...this.found, corpus: null }; // its matches' places hold; their text nodes do not
   }
 
   /** Find every match of `query`; false when the query folds to nothing. */
@@ -64,11 +90,23 @@ export class Matches {
       this.found = NO_MATCHES;
       return false;
     }
-    const corpus = this.prepare();
+    const corpus = this.foldFor(this.keystrokeFoldMs);
+    this.counting = corpus !== this.corpus;
     const starts = findAll(corpus, needle, this.startBuffer);
     const elementIndex = elementsOf(corpus, starts, this.elementBuffer);
-    this.found = { starts, length: needle.length, elementIndex, entryCount: this.countEntries(elementIndex) };
+    this.found = { starts, length: needle.length, elementIndex, entryCount: this.countEntries(elementIndex), corpus };
     return true;
+  }
+
+  /** The folded text: all of it, or (folding for at most `ms` more) what is folded so far. */
+  foldFor(ms) {
+    if (this.corpus) return this.corpus;
+    const stopAt = performance.now() + ms;
+    this.builder ??= new CorpusBuilder(this.elements);
+    this.corpus = this.builder.work(() => performance.now() < stopAt);
+    if (this.corpus) return this.corpus;
+    if (!this.folding) this.prepareWhenIdle(); // the rest, in the background (it tells onCounted)
+    return this.builder.snapshot();
   }
 
   get count() { return this.found.starts.length; }
@@ -114,7 +152,7 @@ export class Matches {
   /** The text-node boundaries of a match (a StaticRange init dictionary). */
   bounds(index) {
     const start = this.found.starts[index];
-    return spanBounds(this.prepare(), start, start + this.found.length);
+    return spanBounds(this.found.corpus ?? this.prepare(), start, start + this.found.length);
   }
 
   boundsBetween(from, to) {

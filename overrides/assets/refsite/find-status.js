@@ -17,8 +17,12 @@ export class Status {
  * Where the reader is among the literal matches. `messagePart`: what matched is the message of a
  * pasted line, without the exception's name in front of it; `leftOut`: every match is in 九.
  */
-export function matchStatus(current, count, entryCount, { messagePart = false, leftOut = false } = {}) {
+export function matchStatus(current, count, entryCount, { messagePart = false, leftOut = false, counting = false } = {}) {
   const found = leftOut ? "本页没有收录这条报错，它只出现在本页故意没收的那一节里"
     : messagePart ? "本页有这条报错的原文（不算开头的异常名）" : "本页有这段原文";
+  if (counting) return `${found}：第 ${current + 1} 处 · 已找到 ${count} 处，还在数`;
   return `${found}：第 ${current + 1}/${count} 处 · 共 ${count} 处匹配，在 ${entryCount} 个条目里`;
 }
+
+/** Said while the page's text is still being read and nothing was found in what was read. */
+export const STILL_COUNTING = "还在读这一页的正文，稍等";

@@ -18,7 +18,7 @@ import { Matches } from "./find-matches.js";
 import { skipOffscreenSections } from "./find-offscreen.js";
 import { PaintWindow } from "./find-paint-window.js";
 import { focusOnSlash } from "./find-shortcut.js";
-import { Status, matchStatus } from "./find-status.js";
+import { STILL_COUNTING, Status, matchStatus } from "./find-status.js";
 import { Suggestions, loadRanking } from "./find-suggest.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
 import {
@@ -56,6 +56,12 @@ function mountFind(doc) {
     entryOrder: new Map([...root.querySelectorAll("[data-entry]")].map((entry, index) => [entry.id, index])),
   });
 
+  // A keystroke before the page's text is all folded searched only its start: once the fold
+  // ends, the count is made whole (and "not on the page" decided).
+  matches.onCounted = () => {
+    if (input.value.trim()) search(input.value, { scroll: false });
+  };
+
   mountCopyButtons(root);
   skipOffscreenSections(root);
   // Fold the page's text while the reader is still reading, not on the first keystroke.
@@ -92,7 +98,8 @@ function mountFind(doc) {
     if (matches.count === 0) {
       current.mark(null);
       setStepping(false);
-      if (folded) suggestions.suggest(query); // decides match, weak or none
+      if (folded && matches.counting) status.set(STILL_COUNTING); // not yet "not on the page"
+      else if (folded) suggestions.suggest(query); // decides match, weak or none
       else status.set("");
       return;
     }
@@ -124,7 +131,7 @@ function mountFind(doc) {
       painter.setCurrent(bounds);
     }
     current.mark(matches.entryOf(index));
-    status.set(matchStatus(index, matches.count, matches.entryCount, { messagePart, leftOut }));
+    status.set(matchStatus(index, matches.count, matches.entryCount, { messagePart, leftOut, counting: matches.counting }));
     if (scroll) viewport.scrollIntoViewBelowBox(element, bounds);
     paintWindow.follow();
   }
@@ -143,6 +150,7 @@ function mountFind(doc) {
 
   /** Whether the page explains `reading`: its text (or message) on the page outside 九, or a template fits. */
   function explainedHere(reading, templates) {
+    matches.prepare(); // all of the page's text: a paste's answer never rests on part of it
     if (matches.find(reading) && matches.count === 0) {
       const message = messageOf(reading, patterns);
       if (message !== null) matches.find(message);
@@ -203,6 +211,10 @@ function mountFind(doc) {
   function onKeydown(event) {
     if (event.key === "Enter" && !event.isComposing) {
       event.preventDefault();
+      if (matches.counting) { // the reader will not wait for the count: finish it now
+        matches.prepare();
+        search(input.value, { scroll: false });
+      }
       if (matches.count > 0) step(event.shiftKey ? -1 : 1);
       else if (input.value.trim()) suggestions.landOnFirst();
     } else if (event.key === "Escape" && input.value) {
