@@ -50,8 +50,8 @@ def test_json_has_exactly_the_documented_shape(tmp_path):
     (tmp_path / "index.html").write_text("")
     status, out, _ = run(["--json", "--site", str(tmp_path)], MATMUL.encode())
     answer = json.loads(out)
-    assert status == 0 and set(answer) == {"verdict", "others", "results"} and answer["verdict"] == "match"
-    assert answer["others"] == 0
+    assert status == 0 and set(answer) == {"verdict", "others", "message_missing", "results"}
+    assert answer["verdict"] == "match" and answer["others"] == 0 and answer["message_missing"] is False
     first = answer["results"][0]
     assert set(first) == {"id", "page", "fragment", "cause", "chapters", "url"}
     assert first == {

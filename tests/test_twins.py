@@ -12,6 +12,8 @@ side of a twin fails here or in the test named below. Every twin, in one place:
 | text only in 九 is `weak` (on the page, not explained) | lookup.Page.explains | find-matches.js | here |
 | the "differs" kinds of the release view | model.DIFFERING_KINDS | release-view.js DIFFERS | here |
 | how a row came out on a release | lookup.run_on | release-view.js seenOn | here |
+| a pasted traceback rules out a row it never passes through the context of | lookup.off_context | find-verdict.js offContextRows (the rows' context code is data from find_rules) | here |
+| a traceback cut before its message | paste.message_missing | find-paste.js messageMissing | test_paste.py |
 """
 
 from __future__ import annotations
@@ -88,3 +90,28 @@ def test_text_only_in_what_the_page_leaves_out_is_weak_on_both_sides(page, site_
         on_page = page.get_attribute("[data-find]", "data-find-verdict")
         assert on_page == terminal, (entry["id"], text, on_page, terminal)
         assert terminal == ("weak" if entry["kind"] == "not-covered" else "literal"), entry["id"]
+
+
+def test_a_pasted_traceback_rules_out_the_same_rows(page, site_url):
+    """Every paste of the real set and of the paste cases: the rows whose context its traceback
+    never passes through, by lookup.off_context and by find-verdict.js offContextRows."""
+    import real_pastes
+    import yaml
+    from pathlib import Path
+
+    cases = yaml.safe_load((Path(__file__).parent / "fixtures" / "paste_cases.yml").read_text(encoding="utf-8"))
+    texts = [paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)] + [case["paste"] for case in cases]
+    texts += ['Traceback (most recent call last):\n  File "x.py", line 3, in <module>\n    import models\n'
+              "ModuleNotFoundError: No module named 'models'"]
+    open_reference(page, site_url)
+    in_browser = page.evaluate(
+        f"""async (texts) => {{
+            const {{ loadContextCode, offContextRows }} = await ({IMPORT_JS})("find-verdict.js");
+            const code = await loadContextCode(document.querySelector("[data-find]").dataset.findPage);
+            return texts.map((text) => [...offContextRows(code, text)].sort());
+        }}""",
+        texts,
+    )
+    expected = [sorted(entry["id"] for entry in PAGE.entries if lookup.off_context(entry, text)) for text in texts]
+    assert in_browser == expected
+    assert any("load-module-not-found" in rows for rows in in_browser)  # the rule is exercised, not vacuous

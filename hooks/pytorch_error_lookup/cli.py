@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 
 from .lookup import Answer, Lookup, Page, off_context, release_line, release_numbers, release_remark
 from .paste import PASTE_RULES
@@ -79,6 +78,8 @@ def site_base(option: str | None, environ=os.environ, published: str | None = No
     base = option or environ.get(SITE_VARIABLE) or published or None
     if base is None or "://" in base:
         return base
+    from pathlib import Path  # only for a folder given as the site
+
     folder = Path(base).expanduser().resolve()
     if not (folder / "index.html").is_file():
         raise UsageError(f"{base} is not a built site (no index.html in it); run `mkdocs build` or give a URL")

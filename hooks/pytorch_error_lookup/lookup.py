@@ -15,7 +15,6 @@ import os
 import re
 from collections import namedtuple
 from functools import cached_property
-from pathlib import Path
 
 from .paste import message_missing, reduce_paste
 from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
@@ -217,19 +216,23 @@ class Lookup:
         fixed-width wraps undone (paste.reduce_paste). With `rank=False`, an error the page does
         not explain is answered `none` without ranking (a caller that only needs to know)."""
         errors = reduce_paste(text)
+        # A row whose context (`torch.load`) the pasted traceback never passes through is not
+        # the reader's situation: its template does not count (it may still be suggested).
+        skip = frozenset(entry["id"] for page in self.pages for entry in page.entries if off_context(entry, text))
         for error in errors:
             for reading in error.readings:
-                answer = self.answer(reading, rank=False)
+                answer = self.answer(reading, rank=False, skip=skip)
                 if answer.verdict in (LITERAL, MATCH):
                     return answer._replace(others=len(errors) - 1)
         if message_missing(text, errors):
             return Answer(NONE, None, (), message_missing=True)
         if not errors:
             return Answer(NONE, None, ())
-        return self.answer(errors[0].text, rank=rank)._replace(others=len(errors) - 1)
+        return self.answer(errors[0].text, rank=rank, skip=skip)._replace(others=len(errors) - 1)
 
-    def answer(self, query: str, *, rank: bool = True) -> Answer:
-        """The verdict and entries for one error on one line, in the order rule.verdict_for gives."""
+    def answer(self, query: str, *, rank: bool = True, skip: frozenset[str] = frozenset()) -> Answer:
+        """The verdict and entries for one error on one line, in the order rule.verdict_for gives;
+        the templates of the rows in `skip` are not tried."""
         needles = literal_needles(query)
         if not needles:
             return Answer(NONE, None, ())
@@ -239,7 +242,7 @@ class Lookup:
             if on_page:
                 return Answer(verdict_for(literal=True, explains=page.explains(rows)), page, tuple(rows), query)
         folded = fold(query)
-        fits = [(fit, page) for page in self.pages if (fit := best_fit(page.templates, folded))]
+        fits = [(fit, page) for page in self.pages if (fit := best_fit(page.templates, folded, skip))]
         if fits:
             fit, page = max(fits, key=lambda pair: pair[0].rank)
             return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,), query)
@@ -255,17 +258,23 @@ def load_data() -> dict:
     """The data the installed package carries; in a source checkout, built from data/ (and kept
     in the user's cache under a digest of data/ and the code that builds it, so that only the
     first call after a change pays for the build)."""
-    packaged = Path(__file__).with_name(DATA_FILE)  # installed as files (not importlib.resources: slow to import)
-    if packaged.is_file():
-        return json.loads(packaged.read_text(encoding="utf-8"))
+    # Installed as files: os.path, not importlib.resources or pathlib (each costs the command's
+    # start more than reading the file does).
+    packaged = os.path.join(os.path.dirname(__file__), DATA_FILE)
+    if os.path.isfile(packaged):
+        with open(packaged, encoding="utf-8") as file:
+            return json.load(file)
+    from pathlib import Path  # a source checkout only
+
     checkout = Path(__file__).resolve().parents[2]
     if (checkout / "data").is_dir():
         return _built_from_checkout(checkout)
     raise FileNotFoundError(f"{DATA_FILE} is missing from the installed package; reinstall pytorch-error-lookup")
 
 
-def _built_from_checkout(checkout: Path) -> dict:
+def _built_from_checkout(checkout) -> dict:
     import hashlib
+    from pathlib import Path
 
     digest = hashlib.sha256()
     # Everything the data is written from: data/, the site's code, and mkdocs.yml (its site_url).

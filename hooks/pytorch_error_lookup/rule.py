@@ -419,17 +419,20 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-def best_fit(templates: Iterable[Template], folded_query: str) -> Fit | None:
+def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[str] | set[str] = frozenset()) -> Fit | None:
     """The template that explains the query best. When several fit, the one in the last error
     message wins, since Python prints the error that matters last (a DataLoader worker's
     envelope comes before the real error); within one message the most specific wins (the
     message itself over the `Hint:` that follows it, `a view of a leaf Variable…` over
     `a leaf Variable…`), then the one ending last. Ties keep page order. A partial template (a
-    head or tail) counts only when no whole one fits and it is the only row's to fit."""
+    head or tail) counts only when no whole one fits and it is the only row's to fit. The rows
+    in `skip` are not tried (a pasted traceback that never passes through their context)."""
     best: Fit | None = None
     partial: dict[str, Fit] = {}  # the best partial fit of each row
     starts = None
     for template in templates:
+        if template.entry in skip:
+            continue
         if template.anchor not in folded_query or any(needle not in folded_query for needle in template.needles):
             continue
         if template.max_query is not None and len(folded_query) > template.max_query:

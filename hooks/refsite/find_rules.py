@@ -136,7 +136,10 @@ def _near_miss_messages(page) -> list[str]:
 
 
 def rules_script(page) -> str:
-    payload = {"templates": [template.as_json() for template in templates_for(page)], "paste": PASTE_RULES}
+    payload = {"templates": [template.as_json() for template in templates_for(page)], "paste": PASTE_RULES,
+               # The code each row's context names: a pasted traceback that never passes
+               # through it rules the row out (pytorch_error_lookup.lookup.off_context).
+               "context_code": {row.id: list(row.context_code) for row in page.rows("errors") if row.context_code}}
     return f"globalThis.{RULES_GLOBAL}={json.dumps(payload, ensure_ascii=False, separators=(',', ':'))};\n"
 
 

@@ -64,10 +64,6 @@ def _plain(markdown: str) -> str:
     return text(parse_inline(markdown))
 
 
-def _code_spans(markdown: str) -> list[str]:
-    return [span.text for span in parse_inline(markdown) if span.kind == "code"]
-
-
 def _last_line(text: str | None, limit: int = 160) -> str | None:
     line = (text or "").strip().splitlines()[-1:] or [""]
     return line[0][:limit] or None
@@ -96,7 +92,7 @@ def _page_data(site_page, renderer: Renderer) -> dict:
                 "context": _plain(entry.context) if getattr(entry, "context", None) else None,
                 # The code the context names (`torch.load`): a traceback that never passes
                 # through it is not this row's situation.
-                "context_code": _code_spans(entry.context) if getattr(entry, "context", None) else [],
+                "context_code": list(getattr(entry, "context_code", ())),
                 "cause": cause,  # inline Markdown: the terminal shows code spans as `code`
                 "chapters": [{"id": chapter, "title": book.chapter(chapter).title}
                              for chapter in getattr(entry, "chapters", ())],

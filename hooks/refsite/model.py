@@ -7,7 +7,10 @@ inline Markdown that the renderer turns into HTML. Nothing here knows about MkDo
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
+
+from pytorch_error_lookup.inline import parse_inline
 
 from .wordings import exception_kind, last_error_line, last_error_message, wording_of
 
@@ -217,6 +220,9 @@ class ReleaseRuns:
         return " ".join(f"{run.torch_release}:{run.shown_as}" for run in self.runs)
 
 
+_CALLABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
 @dataclass(frozen=True)
 class ErrorEntry:
     id: str
@@ -240,6 +246,14 @@ class ErrorEntry:
     def fragments(self) -> tuple[str, ...]:
         """The row's verbatim text, which a run must print."""
         return tuple(text for text in (self.fragment, self.second_line) if text)
+
+    @property
+    def context_code(self) -> tuple[str, ...]:
+        """The functions its context names (`发生在 `torch.load` 里`): a traceback that never
+        passes through one is not this row's situation (pytorch_error_lookup.lookup.off_context).
+        Only a code span that is a (dotted) name counts: `numerical:` is text that follows."""
+        return tuple(span.text for span in parse_inline(self.context or "")
+                     if span.kind == "code" and _CALLABLE.fullmatch(span.text))
 
 
 @dataclass(frozen=True)

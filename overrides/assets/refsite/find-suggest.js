@@ -42,8 +42,11 @@ export class Suggestions {
     if (this.elsewhere) this.elsewhere.hidden = true;
   }
 
-  /** Decide `match`, `weak` or `none` for `query` (not on the page) and show what goes with it. */
-  async suggest(query) {
+  /**
+   * Decide `match`, `weak` or `none` for `query` (not on the page) and show what goes with it;
+   * the rows in `skip` do not match it (a pasted traceback that never passes through their context).
+   */
+  async suggest(query, skip = new Set()) {
     this.clear();
     this.query = query;
     const generation = this.generation;
@@ -65,7 +68,7 @@ export class Suggestions {
     }
     if (generation !== this.generation) return;
     this.deciding = false;
-    const fit = bestFit(templates, foldQuery(query), this.patterns);
+    const fit = bestFit(templates, foldQuery(query), this.patterns, skip);
     const onPage = (id) => document.getElementById(id);
     this.fit = fit && onPage(fit.entry) ? fit : null;
     this.ranked = this.fit ? [] : ranking.rank(ranker, query, this.entryOrder).filter(({ id }) => onPage(id));

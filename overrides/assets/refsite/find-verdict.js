@@ -74,6 +74,28 @@ export function loadPasteRules(pageKey) {
   return loadPayload(pageKey).then((payload) => payload.paste);
 }
 
+/** {row: the code its context names}, for the rows that have one (`torch.load`). */
+export function loadContextCode(pageKey) {
+  return loadPayload(pageKey).then((payload) => payload.context_code ?? {});
+}
+
+const FRAME = /^[ \t]*File "[^"\n]*", line \d+/m;
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The rows whose context the pasted `text` shows it never went through: a traceback with no code
+ * line calling it and no frame of that function (pytorch_error_lookup.lookup.off_context). A
+ * single line shows no frames, so it rules out nothing.
+ */
+export function offContextRows(contextCode, text) {
+  if (!FRAME.test(text)) return new Set();
+  const calls = (code) => {
+    const fn = code.slice(code.lastIndexOf(".") + 1);
+    return text.includes(code) || new RegExp(`, in ${escapeRegExp(fn)}\\b`).test(text);
+  };
+  return new Set(Object.entries(contextCode).filter(([, codes]) => codes.length && !codes.some(calls)).map(([row]) => row));
+}
+
 export function messageStarts(foldedQuery, patterns) {
   return [...foldedQuery.matchAll(patterns.messageStart)].map((found) => found.index);
 }
@@ -85,11 +107,12 @@ export function messageStarts(foldedQuery, patterns) {
  * order. A partial template (a head or tail) counts only when no whole one fits and it is the
  * only row's to fit.
  */
-export function bestFit(templates, foldedQuery, patterns) {
+export function bestFit(templates, foldedQuery, patterns, skip = new Set()) {
   let best = null;
   const partial = new Map(); // entry -> its best partial fit
   let starts = null;
   for (const template of templates) {
+    if (skip.has(template.entry)) continue; // a pasted traceback that never passes through its context
     if (!foldedQuery.includes(template.anchor)) continue;
     if (template.needles && !template.needles.every((needle) => foldedQuery.includes(needle))) continue;
     if (template.max_query !== undefined && [...foldedQuery].length > template.max_query) continue;

@@ -22,7 +22,8 @@ import { STILL_COUNTING, Status, matchStatus } from "./find-status.js";
 import { Suggestions, loadRanking } from "./find-suggest.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
 import {
-  LITERAL, bestFit, isPastedLine, loadPasteRules, loadRules, messageOf, patternsOf, verdictFor,
+  LITERAL, bestFit, isPastedLine, loadContextCode, loadPasteRules, loadRules, messageOf, offContextRows, patternsOf,
+  verdictFor,
 } from "./find-verdict.js";
 import { Viewport } from "./find-viewport.js";
 import { mountOnEachPage } from "./progress-mount.js";
@@ -38,6 +39,9 @@ function mountFind(doc) {
 
   const matches = new Matches(elements);
   const patterns = patternsOf(form); // the lookup rule's patterns, written on the form at build time
+  // The last paste's reduced text, and the rows its traceback rules out: they hold while the box
+  // holds that text (typed or reloaded, the same text has no frames to read).
+  let lastPaste = { query: null, skip: new Set() };
   let messagePart = false; // the literal matches are of the query's message, its exception's name set aside
   let leftOut = false; // ...and all are in the rows where the page says it leaves this out (九)
   const viewport = new Viewport(form, elements);
@@ -99,7 +103,7 @@ function mountFind(doc) {
       current.mark(null);
       setStepping(false);
       if (folded && matches.counting) status.set(STILL_COUNTING); // not yet "not on the page"
-      else if (folded) suggestions.suggest(query); // decides match, weak or none
+      else if (folded) suggestions.suggest(query, lastPaste.query === query ? lastPaste.skip : undefined); // match, weak or none
       else status.set("");
       return;
     }
@@ -149,14 +153,14 @@ function mountFind(doc) {
   }
 
   /** Whether the page explains `reading`: its text (or message) on the page outside 九, or a template fits. */
-  function explainedHere(reading, templates) {
+  function explainedHere(reading, templates, skip) {
     matches.prepare(); // all of the page's text: a paste's answer never rests on part of it
     if (matches.find(reading) && matches.count === 0) {
       const message = messageOf(reading, patterns);
       if (message !== null) matches.find(message);
     }
     if (matches.count > 0) return matches.explained();
-    const fit = bestFit(templates, foldQuery(reading), patterns);
+    const fit = bestFit(templates, foldQuery(reading), patterns, skip);
     return fit !== null && doc.getElementById(fit.entry) !== null;
   }
 
@@ -165,24 +169,25 @@ function mountFind(doc) {
    * of its errors, the first the page explains, else the first; `others` counts the rest.
    */
   async function pastedQuery(pasted) {
-    const [{ reducePaste, messageMissing }, rules] = await Promise.all([
-      loadPasteReader(), loadPasteRules(form.dataset.findPage)]);
+    const [{ reducePaste, messageMissing }, rules, contextCode] = await Promise.all([
+      loadPasteReader(), loadPasteRules(form.dataset.findPage), loadContextCode(form.dataset.findPage)]);
     const errors = reducePaste(pasted, rules);
     const others = Math.max(0, errors.length - 1);
     const missing = messageMissing(pasted, errors, rules);
+    const skip = offContextRows(contextCode, pasted);
     if (errors.length === 1 && errors[0].readings.length === 1 && !missing) {
-      return { query: errors[0].text, others, explained: true };
+      return { query: errors[0].text, others, explained: true, skip };
     }
     const templates = await loadRules(form.dataset.findPage);
     for (const error of errors) {
       for (const reading of error.readings) {
-        if (explainedHere(reading, templates)) return { query: reading, others, explained: true };
+        if (explainedHere(reading, templates, skip)) return { query: reading, others, explained: true, skip };
       }
     }
     // A traceback cut before its message: "not covered" would be a guess, so say what is missing.
-    if (missing) return { query: "", others: 0, explained: false, missing: rules.missing_message_note };
-    if (errors.length === 0) return { query: "", others, explained: false };
-    return { query: errors[0].text, others, explained: false };
+    if (missing) return { query: "", others: 0, explained: false, missing: rules.missing_message_note, skip };
+    if (errors.length === 0) return { query: "", others, explained: false, skip };
+    return { query: errors[0].text, others, explained: false, skip };
   }
 
   async function onPaste(event) {
@@ -197,8 +202,9 @@ function mountFind(doc) {
       chosen = await pastedQuery(pasted);
     } catch (error) {
       console.warn("refsite find:", error); // the rules did not load: the paste as the box would hold it
-      chosen = { query: pasted.replace(/\s+/g, " ").trim(), others: 0, explained: false };
+      chosen = { query: pasted.replace(/\s+/g, " ").trim(), others: 0, explained: false, skip: new Set() };
     }
+    lastPaste = { query: chosen.query, skip: chosen.skip }; // the box's answer for this text reads the paste's frames
     status.note = chosen.others === 0 ? ""
       : `粘贴里共有 ${chosen.others + 1} 条报错，这里查的是${chosen.explained ? "本页能解释的第一条" : "第一条"}`;
     pasting = true;
