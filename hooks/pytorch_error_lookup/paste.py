@@ -50,6 +50,9 @@ PASTE_RULES: dict = {
                  "&amp;": "&"},
     "entity": r"&(?:lt|gt|quot|#39|#x27|#34|nbsp|amp);",
     "ansi": "\u001b\\[[0-9;]*[A-Za-z]",
+    # A quote escaped as in a Python repr or a JSON string without line breaks (`No module named
+    # \\'onnxscript\\'`): the quote, as the program printed it.
+    "escaped_quote": r"(?<!\\)\\(['\"])",
     # Removed from the start of a line, again and again while one matches.
     "prefixes": [
         r"^[ \t]*>[ \t]?",  # Markdown quote
@@ -138,6 +141,7 @@ def _decode(text: str) -> str:
     if "\n" not in text and "\r" not in text and _R["json_string"].search(text) and not _R["not_json"].search(text):
         text = _R["json_escape"].sub(lambda found: PASTE_RULES["json_escapes"][found.group()], text)
     text = _R["entity"].sub(lambda found: PASTE_RULES["entities"][found.group()], text)
+    text = _R["escaped_quote"].sub(r"\1", text)
     return _R["ansi"].sub("", text)
 
 

@@ -288,11 +288,15 @@ def _template_pieces(fragment: str, own_names: Sequence[str], second_line: str |
                 pieces[-1] = ("text", trimmed)
             else:
                 pieces.pop()
-    if pieces and pieces[-1][0] == "text" and pieces[-1][1].rstrip(".").strip():
-        # A message quoted in a sentence loses its full stop: `… in an in-place operation`. (A
-        # lone full stop after a list of keys stays: a list cut short does not show whether
-        # unexpected keys follow, which `not_with` must see.)
-        pieces[-1] = ("text", pieces[-1][1].rstrip("."))
+    if pieces and pieces[-1][0] == "text":
+        # A message quoted in a sentence loses its full stop: `… in an in-place operation`,
+        # `… worker process 0` (`"(KeyError: 0)`). A lone full stop after a list of keys stays:
+        # a list cut short does not show whether unexpected keys follow, which `not_with` must see.
+        trimmed = pieces[-1][1].rstrip(".")
+        if trimmed.strip():
+            pieces[-1] = ("text", trimmed)
+        elif len(pieces) > 1 and pieces[-2][0] not in ("keys", "names"):
+            pieces.pop()
     return pieces
 
 

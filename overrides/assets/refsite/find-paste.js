@@ -24,6 +24,7 @@ function compile(rules) {
       jsonEscape: one("json_escape", "gm"),
       entity: one("entity", "gm"),
       ansi: one("ansi", "gm"),
+      escapedQuote: one("escaped_quote", "gm"),
       prefix: anyOf(rules.prefixes),
       drop: anyOf(rules.drop_lines),
       dropNotNumbered: anyOf(rules.drop_lines.filter((pattern) => pattern !== rules.numbered_line)),
@@ -55,6 +56,7 @@ function decode(text, rules, re) {
     decoded = decoded.replace(re.jsonEscape, (escape) => rules.json_escapes[escape]);
   }
   decoded = decoded.replace(re.entity, (entity) => rules.entities[entity]);
+  decoded = decoded.replace(re.escapedQuote, "$1");
   return decoded.replace(re.ansi, "");
 }
 
