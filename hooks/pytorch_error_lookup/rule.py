@@ -113,10 +113,16 @@ NAME = "[a-z0-9_.]+"  # a reader's own name, folded: `head`, `mylab.towers.tower
 _BUILT_IN_TYPES = ("nonetype", "str", "int", "float", "bool", "list", "dict", "tuple", "set", "bytes",
                    "object", "type", "function", "method", "builtin_function_or_method", "module",
                    "generator", "tensor", "parameter", "ndarray", "numpy.ndarray",
+                   "namespace",  # argparse's: `args.lr` that was never added
                    # torch's wrappers: their missing attribute is the wrapped model's (`.module`)
                    "dataparallel", "distributeddataparallel", "optimizedmodule")
 # Nor a private one (`'_idat' object has no attribute 'fileno'` is inside a library).
 QUOTED_NAME = f"'(?!(?:{'|'.join(re.escape(name) for name in _BUILT_IN_TYPES)})')(?!_)[a-z0-9_.]+'"
+# A class of the reader's own, as Python names it in `'Linear' object has no attribute`: a class
+# written in Python prints its bare name; a dotted one is a C type (`'collections.OrderedDict'`,
+# `'torch.Size'`: a state_dict or a size, never the reader's module).
+QUOTED_CLASS = f"'(?!(?:{'|'.join(re.escape(name) for name in _BUILT_IN_TYPES)})')(?!_)[a-z0-9_]+'"
+_CLASS_NAME = re.compile("[A-Z][A-Za-z0-9_]*")
 # Slots, tried in this order at each position of a fragment. (kind, recogniser in the fragment,
 # pattern in the template).
 _SLOTS: tuple[tuple[str, str, str], ...] = (
@@ -195,7 +201,7 @@ def _pieces(fragment: str, own_names: Sequence[str], key_prefixes: Sequence[str]
     """The fragment cut into ("text", folded text) and (kind, pattern) pieces."""
     slots = ([_key_list(key_prefixes)] if key_prefixes else []) + list(_SLOTS)
     for name in own_names:
-        slots.append(("name", f"'{re.escape(name)}'", QUOTED_NAME))
+        slots.append(("name", f"'{re.escape(name)}'", QUOTED_CLASS if _CLASS_NAME.fullmatch(name) else QUOTED_NAME))
         slots.append(("name", rf"(?<![A-Za-z0-9_.]){re.escape(name)}(?![A-Za-z0-9_])", NAME))
     recognisers = [re.compile(recogniser) for _, recogniser, _ in slots]
     pieces: list[tuple[str, str]] = []
