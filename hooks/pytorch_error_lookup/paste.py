@@ -33,6 +33,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import namedtuple
 
@@ -122,8 +123,18 @@ class PastedError(namedtuple("PastedError", "text unwrapped", defaults=(None,)))
         return (self.text,) if self.unwrapped is None else (self.text, self.unwrapped)
 
 
-_R = {key: re.compile(value, re.MULTILINE | re.IGNORECASE if key == "continues" else re.MULTILINE)
-      for key, value in PASTE_RULES.items() if isinstance(value, str)}
+class _Compiled(dict):
+    """PASTE_RULES' patterns, each compiled the first time a paste needs it: the command's start
+    pays only for those (compiling them all is a good part of it)."""
+
+    def __missing__(self, key: str) -> re.Pattern[str]:
+        flags = re.MULTILINE | (re.IGNORECASE if key == "continues" else 0)
+        self[key] = compiled = re.compile(PASTE_RULES[key], flags)
+        return compiled
+
+
+_R = _Compiled()
+
 
 def _any_of(patterns: list[str]) -> re.Pattern[str]:
     """One pattern for a list: each line is looked at once, not once per rule."""
@@ -131,8 +142,14 @@ def _any_of(patterns: list[str]) -> re.Pattern[str]:
 
 
 _PREFIX = _any_of(PASTE_RULES["prefixes"])
-_DROP = _any_of(PASTE_RULES["drop_lines"])
-_DROP_NOT_NUMBERED = _any_of([pattern for pattern in PASTE_RULES["drop_lines"] if pattern != PASTE_RULES["numbered_line"]])
+
+
+@functools.cache
+def _drop(ipython: bool) -> re.Pattern[str]:
+    """The lines to drop; a numbered code line only in an IPython paste."""
+    return _any_of([pattern for pattern in PASTE_RULES["drop_lines"] if ipython or pattern != PASTE_RULES["numbered_line"]])
+
+
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 
@@ -167,7 +184,7 @@ def _by_rank(lines: list[str]) -> list[list[str]]:
 def _errors_of(lines: list[str]) -> list[PastedError]:
     stripped = [_strip_prefixes(line) for line in lines]
     ipython = any(_R["ipython_arrow"].match(line) for line in stripped)
-    drop = _DROP if ipython else _DROP_NOT_NUMBERED
+    drop = _drop(ipython)
     kept: list[str] = []  # the lines that may be part of a message
     raw_lengths: list[int] = []  # how long each was as pasted (the wrap check)
     for raw, line in zip(lines, stripped):
