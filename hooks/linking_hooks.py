@@ -9,48 +9,30 @@ The sources under overrides/assets/refsite/ stay one file per component. Readers
   waterfall (on a phone, 150 ms each);
 - the stylesheets of `extra_css` under assets/refsite/ joined, in order, into `site.css`: one
   render-blocking request instead of three.
+
+Thin: refsite.site_files does both, for these hooks and for `python -m refsite.generate`.
 """
 
 from __future__ import annotations
 
 import logging
 
-from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from refsite.classic_scripts import ModuleLinkError, link_modules
+from refsite.site_files import LINKED, OwnAssets, SiteFilesError, own_assets, own_assets_config
 
 log = logging.getLogger("mkdocs.hooks.offline")
 
-LINKED = "assets/refsite/modules-linked.js"
-LAZY = "assets/refsite/modules-lazy.js"  # what only import() reaches: the ranked half, the home page's panel
-STYLES = "assets/refsite/site.css"
-OWN_STYLES = "assets/refsite/"
-
 # Set in on_config on every (re)build, so `mkdocs serve` never links yesterday's lists.
-_module_entries: list[str] = []
-_style_entries: list[str] = []
+_own: OwnAssets | None = None
 
 
 def on_config(config):
-    global _module_entries, _style_entries
-    styles = [str(path).removeprefix("./") for path in config.extra_css]
-    _style_entries = [path for path in styles if path.startswith(OWN_STYLES)]
-    if _style_entries:
-        at = styles.index(_style_entries[0])
-        others = [path for path in styles if path not in _style_entries]
-        config.extra_css = others[:at] + [STYLES] + others[at:]
-    scripts = list(config.extra_javascript)
-    modules = [script for script in scripts if getattr(script, "type", "") == "module"]
-    _module_entries = [str(script).removeprefix("./") for script in modules]
-    if not modules:
-        return config
-    at = scripts.index(modules[0])
-    classic = [script for script in scripts if script not in modules]
-    linked = ExtraScriptValue(LINKED)
-    linked.defer = True  # runs once the page is parsed, as the modules did
-    config.extra_javascript = classic[:at] + [linked] + classic[at:]
+    global _own
+    _own = own_assets_config(config.extra_css, config.extra_javascript)
+    config.extra_css = _own.extra_css
+    config.extra_javascript = _own.extra_javascript
     return config
 
 
@@ -61,19 +43,11 @@ def on_files(files: Files, config):
             raise FileNotFoundError(path)
         return file.content_string
 
-    if _style_entries:
-        try:
-            joined = "\n".join(f"/* {path} */\n{read(path)}" for path in _style_entries)
-        except FileNotFoundError as missing:
-            raise PluginError(f"extra_css names {missing}, which is not in the site") from None
-        files.append(File.generated(config, STYLES, content=joined))
-    if not _module_entries:
-        return files
     try:
-        linked, lazy = link_modules(_module_entries, read, LINKED, LAZY)
-    except ModuleLinkError as error:
-        raise PluginError(f"linking the site's modules: {error}") from None
-    files.append(File.generated(config, LINKED, content=linked))
-    files.append(File.generated(config, LAZY, content=lazy))
-    log.debug("linked %d module entries into %s", len(_module_entries), LINKED)
+        generated = own_assets(_own, read)
+    except SiteFilesError as error:
+        raise PluginError(str(error)) from None
+    for path, content in generated.items():
+        files.append(File.generated(config, path, content=content))
+    log.debug("linked %d module entries into %s", len(_own.modules), LINKED)
     return files

@@ -42,6 +42,14 @@ def copy_project(destination: Path) -> Path:
     return destination
 
 
+def cite_a_missing_chapter(project: Path) -> str:
+    """Break a copy's data (a row cites chapter 44); returns the pattern of the message that names it."""
+    page = project / "data" / "pytorch" / "appendix-a.yml"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace('chapters: ["02", "04", "09"]', 'chapters: ["02", "44"]'), encoding="utf-8")
+    return r"data/pytorch/appendix-a\.yml:\d+: entry 'no-grad-fn': field 'chapters': chapter '44' does not exist"
+
+
 def mkdocs_build(project: Path, site_dir: Path) -> subprocess.CompletedProcess:
     """Run `mkdocs build --strict` as a reader would, in its own process."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
