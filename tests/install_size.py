@@ -12,7 +12,7 @@ from pathlib import Path
 EVERY_VENV = ("pip", "setuptools")
 
 # Run inside the venv: each distribution's name, the bytes of its files, and the first part of
-# each file's path in site-packages (`lunr`, `pytorch_error_lookup`; not its .dist-info, nor
+# each file's path in site-packages (`pytorch_error_lookup`; not its .dist-info, nor
 # the scripts it puts in bin/, which RECORD lists as `../../../bin/…`).
 _SCRIPT = """
 import importlib.metadata as metadata, json, pathlib

@@ -11,6 +11,9 @@ import mkdocs
 import pytest
 import yaml
 
+from pytorch_error_lookup.lookup import Lookup
+from pytorch_error_lookup.rank import query_terms
+from pytorch_error_lookup.textfold import tokenize
 from test_find_index import expand_index, shipped_index
 from test_find_tokenize import ODD_INPUTS
 
@@ -68,6 +71,34 @@ def test_scores_and_ranking_are_lunrs_own_for_every_text(page, site_url, built_s
         assert result["known"] == result["inLunr"], text[:80]  # the same terms are in the index
         assert result["ours"] == result["lunr"], text[:80]  # the same entries, the very same floats
         assert result["ranked"] == result["throughLunr"], text[:80]
+
+
+def test_the_terminal_ranks_as_the_page_does_without_lunr(page, site_url):
+    """pytorch_error_lookup.rank (the command's, lunr never imported) against find-rank.js (held
+    to lunr.js above): the same terms, the same floats, the same order, for every text."""
+    page.goto(site_url + "pytorch/appendix-a.html")
+    page.wait_for_selector("[data-find-copy]", state="attached")
+    in_browser = page.evaluate(
+        """async (texts) => {
+            const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
+            const rankModule = await import(new URL("find-rank.js", base));
+            const ranker = await rankModule.loadRanker(document.querySelector("[data-find]").dataset.findPage);
+            const order = new Map([...document.querySelectorAll("[data-entry]")].map((entry, i) => [entry.id, i]));
+            return texts.map((text) => {
+                const known = rankModule.queryTerms(text).filter((term) => ranker.has(term));
+                return { scores: known.length ? ranker.scoreAll(known).map(({ ref, score }) => [ref, score]) : [],
+                         ranked: rankModule.rank(ranker, text, order).map(({ id }) => id) };
+            });
+        }""",
+        TEXTS,
+    )
+    lookup_page = Lookup.installed().pages[0]
+    for text, js in zip(TEXTS, in_browser):
+        terms = query_terms(tokenize(text))
+        known = [term for term in terms if term in lookup_page.ranker.term_numbers]
+        scores = [list(pair) for pair in lookup_page.ranker.score_all(known)] if known else []
+        assert scores == js["scores"], text[:80]
+        assert lookup_page.rank(text) == js["ranked"], text[:80]
 
 
 def test_a_pasted_line_is_ranked_without_lunr_js(page, site_url):

@@ -253,3 +253,15 @@ def test_a_terminal_that_reports_no_width_gets_80_columns(monkeypatch):
 def test_explain_takes_an_entrys_address_too():
     status, out, _ = run(["--explain", "https://example.org/book/pytorch/appendix-a.html#matmul-shapes"])
     assert status == 0 and "mat1 and mat2 shapes cannot be multiplied" in out
+
+
+def test_a_ranked_answer_needs_neither_lunr_nor_argparse():
+    # The command's own start (issue "One small lookup package"): a call with no options builds
+    # no argument parser, and ranking an error the page does not cover reads the compacted index
+    # itself (pytorch_error_lookup.rank) instead of importing lunr.
+    script = ("import sys; from pytorch_error_lookup.cli import main; status = main([]); "
+              "print(status, 'lunr' in sys.modules, 'argparse' in sys.modules, file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", script], input="RuntimeError: CUDA error: an illegal memory access "
+                          "was encountered", text=True, capture_output=True, cwd=ROOT / "hooks")
+    assert done.stderr.split()[-3:] == ["1", "False", "False"], done.stderr
+    assert "附录A 没有收录" in done.stdout and "1. " in done.stdout  # suggestions were ranked

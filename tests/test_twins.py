@@ -6,7 +6,8 @@ side of a twin fails here or in the test named below. Every twin, in one place:
 | folding tables (quotes, invisible characters) | textfold.QUOTES, INVISIBLE_CLASS | find-textfold.js | test_find_textfold.py |
 | ranked search tokenizer | textfold.tokenize | find-tokenize.js | test_find_tokenize.py |
 | ranking scores | lunr.py | find-rank.js | test_find_rank.py |
-| ranking limits | lookup.MAX_SUGGESTIONS, COMMON_TERM_SHARE | find-rank.js | here |
+| ranking limits | rank.MAX_SUGGESTIONS, COMMON_TERM_SHARE | find-rank.js | here |
+| ranking scores and order (no lunr at run time) | rank.Ranker | find-rank.js Ranker | test_find_rank.py |
 | decision rule (templates, verdict order) | rule.py | find-verdict.js (patterns and templates are data from rule.py) | test_find_verdict.py |
 | paste reduction | paste.py | find-paste.js (its patterns are data from paste.PASTE_RULES) | test_paste.py |
 | text only in 九 is `weak` (on the page, not explained) | lookup.Page.explains | find-matches.js | here |
@@ -21,7 +22,7 @@ from __future__ import annotations
 import pytest
 
 from find_support import INPUT, open_reference
-from pytorch_error_lookup import lookup
+from pytorch_error_lookup import lookup, rank
 from pytorch_error_lookup.lookup import Lookup, run_on
 from refsite.model import DIFFERING_KINDS
 
@@ -47,7 +48,7 @@ def js_exports(page, module: str, names: list[str]) -> dict:
 def test_the_ranking_limits_are_the_same(page, site_url):
     open_reference(page, site_url)
     js = js_exports(page, "find-rank.js", ["MAX_SUGGESTIONS", "COMMON_TERM_SHARE"])
-    assert js == {"MAX_SUGGESTIONS": lookup.MAX_SUGGESTIONS, "COMMON_TERM_SHARE": lookup.COMMON_TERM_SHARE}
+    assert js == {"MAX_SUGGESTIONS": rank.MAX_SUGGESTIONS, "COMMON_TERM_SHARE": rank.COMMON_TERM_SHARE}
 
 
 def test_the_differs_kinds_are_the_same(page, site_url):

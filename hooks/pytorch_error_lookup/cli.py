@@ -17,10 +17,10 @@ entry here (`--explain ID`) instead of printing an address that goes nowhere.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
+from collections import namedtuple
 
 from .lookup import Answer, Lookup, Page, off_context, release_line, release_numbers, release_remark
 from .paste import PASTE_RULES
@@ -209,13 +209,22 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
     return lines
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, our way, instead of argparse's usage block and exit
-        raise UsageError(f"{message} (see pytorch-error-lookup --help)")
+Arguments = namedtuple("Arguments", "file json explain torch site", defaults=(None, False, None, None, None))
 
 
-def parse_args(argv):
-    parser = _Parser(
+def parse_args(argv) -> Arguments:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # The common call, `pytorch-error-lookup [FILE]`, needs no parser: building argparse's (and
+    # importing it, and gettext for its messages) is a sixth of the command's start.
+    if len(argv) <= 1 and not any(argument.startswith("-") for argument in argv):
+        return Arguments(file=argv[0] if argv else None)
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):  # one line, our way, instead of argparse's usage block and exit
+            raise UsageError(f"{message} (see pytorch-error-lookup --help)")
+
+    parser = Parser(
         prog="pytorch-error-lookup",
         description="Look a PyTorch error up in 附录A · 报错反查表: a line or a whole traceback, from FILE or stdin.",
         epilog="Exit status: 0 the page explains it, 1 it does not, 2 bad usage.")
@@ -228,7 +237,7 @@ def parse_args(argv):
                              "(default: the torch installed with this Python, if any)")
     parser.add_argument("--site", metavar="URL|FOLDER",
                         help=f"where entries link to: the site's URL or the folder `mkdocs build` wrote (default: ${SITE_VARIABLE})")
-    return parser.parse_args(argv)
+    return Arguments(**vars(parser.parse_args(argv)))
 
 
 def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None) -> int:

@@ -3,7 +3,7 @@
 `lookup(text)` gives the verdict (rule.py) and the entries, best first:
 - `literal`: the rows whose searchable text holds the text (or its message), in page order;
 - `match`: the one row whose template fits;
-- `weak`: the closest rows from the ranked index (lunr, scored as lunr.js scores them);
+- `weak`: the closest rows from the ranked index (rank.py: scored as lunr.js scores them);
 - `none`: no rows.
 """
 
@@ -18,22 +18,20 @@ from functools import cached_property
 
 from .paste import message_missing, reduce_paste
 from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
+from .rank import Ranker, query_terms
 from .textfold import tokenize
 
 DATA_FILE = "lookup-data.json"
-MAX_SUGGESTIONS = 5  # as find-rank.js
-MAX_TERMS = 256
-COMMON_TERM_SHARE = 0.2
 class Page:
     """One reference page of the data: its rows (`entries`), searchable texts, templates and
     ranked index; `not_covered`: {id, title} of the sections saying what it leaves out."""
 
     def __init__(self, key: str, title: str, url: str, entries: list[dict], texts: list[list],
-                 templates: list[Template], serialized_index: dict, not_covered: list[dict] | None = None,
+                 templates: list[Template], compact_index: dict, not_covered: list[dict] | None = None,
                  chapter_map: str | None = None):
         self.key, self.title, self.url = key, title, url
         self.entries, self.texts, self.templates = entries, texts, templates
-        self.serialized_index = serialized_index
+        self.compact_index = compact_index  # refsite.find_index.compact_index
         self.not_covered = not_covered or []
         self.chapter_map = chapter_map
 
@@ -52,7 +50,9 @@ class Page:
 
     @cached_property
     def folded_texts(self) -> list[tuple[str | None, str, bool]]:
-        return [(owner, fold(text), fragment) for owner, text, fragment in self.texts]
+        # Folded when the data was written ([entry, text, is a fragment, folded]); data of an
+        # older format has no folded form.
+        return [(owner, folded[0] if folded else fold(text), fragment) for owner, text, fragment, *folded in self.texts]
 
     @cached_property
     def order(self) -> dict[str, int]:
@@ -77,33 +77,14 @@ class Page:
         return not rows or any(self.entry_by_id[row]["kind"] != "not-covered" for row in rows)
 
     @cached_property
-    def index(self):
-        from lunr.index import Index  # only a query the page does not cover needs the ranking
-
-        return Index.load(self.serialized_index)
+    def ranker(self) -> Ranker:  # only a query the page does not cover is ranked
+        return Ranker(self.compact_index)
 
     def rank(self, text: str) -> list[str]:
         """The closest rows, as find-rank.js ranks them: the query's discriminating terms as
-        plain terms (never through lunr's query syntax), ties in page order."""
-        index = self.index
-        terms = list(dict.fromkeys(tokenize(text)))[:MAX_TERMS]
-        known = [term for term in terms if term in index.inverted_index]
-        entries = len(index.field_vectors) / len(index.fields)
-
-        def frequency(term):
-            posting = index.inverted_index[term]
-            return max(len(posting.get(field_name, {})) for field_name in index.fields)
-
-        rare = [term for term in known if frequency(term) <= entries * COMMON_TERM_SHARE]
-        terms = rare or known
-        if not terms:
-            return []
-        query = index.create_query()
-        for term in terms:
-            query.term(term, use_pipeline=False)
-        results = index.query(query)
-        results.sort(key=lambda result: (-result["score"], self.order.get(result["ref"], len(self.order))))
-        return [result["ref"] for result in results[:MAX_SUGGESTIONS] if result["ref"] in self.entry_by_id]
+        plain terms (never through a query syntax), ties in page order."""
+        ranked = self.ranker.rank(query_terms(tokenize(text)), self.order)
+        return [ref for ref in ranked if ref in self.entry_by_id]
 
 
 _FRAME = re.compile(r'^[ \t]*File "[^"\n]*", line \d+', re.MULTILINE)

@@ -18,15 +18,16 @@ from pathlib import Path
 
 import yaml
 
-from .find_index import build_index, documents_for
+from .find_index import build_index, compact_index, documents_for
 from .find_rules import templates_for
 from pytorch_error_lookup.inline import parse_inline
+from pytorch_error_lookup.rule import fold
 from .model import SEEN_LABELS, ReleaseRuns
 from .pipeline import load_site
 from .render import Renderer
 from .sitemap import book_index_uri, site_pages
 
-FORMAT = 1
+FORMAT = 2  # 2: texts carry their folded form; the index is compacted (no lunr to read it)
 
 
 class _FindTexts(HTMLParser):
@@ -113,9 +114,11 @@ def _page_data(site_page, renderer: Renderer) -> dict:
         "not_covered": [{"id": section.id, "title": section.title} for section in page.sections
                         if section.kind == "not-covered"],
         "chapter_map": book_index_uri(book).removesuffix(".md") + ".html#chapters",
-        "texts": parser.texts,
+        # Each with its folded form (rule.fold), so that the command does not fold the page's
+        # text again on every call: [entry, text, is a fragment, folded].
+        "texts": [[owner, text, fragment, fold(text)] for owner, text, fragment in parser.texts],
         "templates": [template.as_json() for template in templates_for(page)],
-        "index": build_index(documents_for(page)),
+        "index": compact_index(build_index(documents_for(page))),  # as find-rank.js reads it
     }
 
 
