@@ -18,7 +18,14 @@ def open_reference(page, site_url: str, find: str | None = None):
     url = site_url + REFERENCE + (f"?find={quote(find)}" if find is not None else "")
     page.goto(url)
     page.wait_for_selector("[data-find-copy]", state="attached")  # find.js has mounted
+    counted(page)
     return page
+
+
+def counted(page):
+    """Wait until the box has searched all of the page's text: a query typed before the page's
+    text is folded searches its start first and says it is still counting (find-matches.js)."""
+    page.wait_for_function("() => !document.querySelector('[data-find]')?.hasAttribute('data-find-counting')")
 
 
 def current_entries(page) -> list[str]:
@@ -55,11 +62,13 @@ def highlights(page, name: str = "rs-find") -> list[str]:
 
 
 def status(page) -> str:
+    counted(page)
     return page.text_content(STATUS).strip()
 
 
 def type_query(page, text: str):
     page.fill(INPUT, text)
+    counted(page)
 
 
 def paste(page, text: str):

@@ -96,6 +96,8 @@ function mountFind(doc) {
     suggestions.clear();
     setVerdict("");
     const folded = matches.find(query);
+    // Still counting: only the start of the page's text was searched (find-matches.js).
+    form.toggleAttribute("data-find-counting", matches.counting);
     // A pasted last line is on the page when its message is, `RuntimeError: ` set aside.
     const message = folded && matches.count === 0 ? messageOf(query, patterns) : null;
     messagePart = message !== null && matches.find(message);
