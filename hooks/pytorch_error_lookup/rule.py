@@ -117,11 +117,12 @@ _BUILT_IN_TYPES = ("nonetype", "str", "int", "float", "bool", "list", "dict", "t
                    # torch's wrappers: their missing attribute is the wrapped model's (`.module`)
                    "dataparallel", "distributeddataparallel", "optimizedmodule")
 # Nor a private one (`'_idat' object has no attribute 'fileno'` is inside a library).
-QUOTED_NAME = f"'(?!(?:{'|'.join(re.escape(name) for name in _BUILT_IN_TYPES)})')(?!_)[a-z0-9_.]+'"
+_NOT_BUILT_IN = f"(?!(?:{'|'.join(re.escape(name) for name in _BUILT_IN_TYPES)})')(?!_)"
+QUOTED_NAME = f"'{_NOT_BUILT_IN}[a-z0-9_.]+'"
 # A class of the reader's own, as Python names it in `'Linear' object has no attribute`: a class
 # written in Python prints its bare name; a dotted one is a C type (`'collections.OrderedDict'`,
 # `'torch.Size'`: a state_dict or a size, never the reader's module).
-QUOTED_CLASS = f"'(?!(?:{'|'.join(re.escape(name) for name in _BUILT_IN_TYPES)})')(?!_)[a-z0-9_]+'"
+QUOTED_CLASS = f"'{_NOT_BUILT_IN}[a-z0-9_]+'"
 _CLASS_NAME = re.compile("[A-Z][A-Za-z0-9_]*")
 # Slots, tried in this order at each position of a fragment. (kind, recogniser in the fragment,
 # pattern in the template).

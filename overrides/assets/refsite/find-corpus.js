@@ -73,7 +73,10 @@ export class CorpusBuilder {
     this.length += 1;
   }
 
-  /** The text folded so far as a corpus of the elements done (a reader typing before the fold ends). */
+  /**
+   * The text folded so far, as a corpus of the elements done: the page's start when a reader
+   * types before the fold ends, the whole page once every element is folded (assemble).
+   */
   snapshot() {
     return {
       text: this.chunks.join(""),
@@ -87,15 +90,7 @@ export class CorpusBuilder {
   }
 
   assemble() {
-    this.corpus ??= {
-      text: this.chunks.join(""),
-      offsets: this.offsets.array,
-      nodes: this.nodes,
-      nodeStarts: this.nodeStarts.array,
-      nodeCount: this.nodes.length,
-      elements: this.elements,
-      elementStarts: this.elementStarts,
-    };
+    this.corpus ??= this.snapshot();
     return this.corpus;
   }
 }
