@@ -265,3 +265,11 @@ def test_a_ranked_answer_needs_neither_lunr_nor_argparse():
                           "was encountered", text=True, capture_output=True, cwd=ROOT / "hooks")
     assert done.stderr.split()[-3:] == ["1", "False", "False"], done.stderr
     assert "附录A 没有收录" in done.stdout and "1. " in done.stdout  # suggestions were ranked
+
+
+def test_the_texts_come_folded_as_the_lookup_folds_them():
+    from pytorch_error_lookup.lookup import Lookup
+    from pytorch_error_lookup.rule import fold
+
+    for page in Lookup.installed().pages:
+        assert page.texts and all(folded == fold(text) for _, text, _, folded in page.texts)

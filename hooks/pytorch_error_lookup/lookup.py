@@ -50,9 +50,8 @@ class Page:
 
     @cached_property
     def folded_texts(self) -> list[tuple[str | None, str, bool]]:
-        # Folded when the data was written ([entry, text, is a fragment, folded]); data of an
-        # older format has no folded form.
-        return [(owner, folded[0] if folded else fold(text), fragment) for owner, text, fragment, *folded in self.texts]
+        # Folded when the data was written (refsite.lookup_data): [entry, text, is a fragment, folded].
+        return [(owner, folded, fragment) for owner, _, fragment, folded in self.texts]
 
     @cached_property
     def order(self) -> dict[str, int]:
