@@ -250,6 +250,18 @@ def compile_description(entry: str, said: str) -> Template:
     return _assemble(entry, _template_pieces(said, (), None, ()), (), short=True)
 
 
+def compile_paragraph(entry: str, paragraph: str, own_names: Sequence[str] = ()) -> Template | None:
+    """A paragraph of a message printed over several (Python's own `This probably means that you
+    are not using fork to start your child processes…` under the row's bootstrapping line): a
+    partial template, as a head or a tail is, when it holds as much as one of them must."""
+    # (Its colon before what follows, `in the main module:`, is not the reader's to copy.)
+    pieces = _template_pieces(paragraph.rstrip(" :"), own_names, None, ())
+    text = " ".join(value for kind, value in pieces if kind == "text")
+    if len(text.strip()) < PARTIAL_CHARS or _fixed_words(text) < PARTIAL_WORDS:
+        return None
+    return _assemble(entry, pieces, (), partial=True)
+
+
 def compile_templates(entry: str, fragment: str, own_names: Sequence[str] = (),
                       second_line: str | None = None, *, key_prefixes: Sequence[str] = (),
                       not_with: Sequence[str] = ()) -> list[Template]:

@@ -13,7 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pytorch_error_lookup.paste import PASTE_RULES
-from pytorch_error_lookup.rule import Template, best_fit, compile_description, compile_template, compile_templates, fold
+from pytorch_error_lookup.rule import (
+    Template, best_fit, compile_description, compile_paragraph, compile_template, compile_templates, fold,
+)
 
 from .find_index import INDEX_DIR
 from .wordings import EXCEPTION_LINE, last_error_message
@@ -66,6 +68,11 @@ def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None
             # for backward.`): a paste with a slip in its first words still shows the rest.
             for message in _printed_messages(entry, whole):
                 partials += compile_templates(entry.id, message, entry.own_names, entry.second_line, **structure)[1:]
+            # Each paragraph of a message printed over several lines under its exception's name
+            # (`RuntimeError: ` and then Python's bootstrapping text): a paste of one paragraph.
+            for paragraph in _message_paragraphs(entry, whole):
+                if (template := compile_paragraph(entry.id, paragraph, entry.own_names)) is not None:
+                    partials.append(template)
             own += [("partial", template.pattern, None if _fits_any(template, near_misses) else template)
                     for template in partials]
             # Another release's (or call path's) wording is taken whole: its head may be what
@@ -113,6 +120,32 @@ def _printed_messages(entry, whole: Template) -> list[str]:
     lines = (line for run in entry.releases.runs if run.shown_as in ("verbatim", "folded") and run.variant is None
              for line in (run.excerpt or "").splitlines() if EXCEPTION_LINE.search(line))
     return [line for line in dict.fromkeys(lines) if best_fit([whole], fold(line))]
+
+
+# An exception's name with nothing after it: its message follows on the next lines.
+_NAME_ALONE = re.compile(r"^\s*(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*(?:Error|Exception): *$")
+# Where such a message ends: another traceback, a chained exception's line, a frame.
+_MESSAGE_END = re.compile(r"^\s*(?:Traceback \(most recent call last\)|During handling of the above|"
+                          r"The above exception was|File \")")
+
+
+def _message_paragraphs(entry, whole: Template) -> list[str]:
+    """The paragraphs of the message each run printed on the lines after its exception's bare
+    name, when the row's template fits that message; once each."""
+    paragraphs = []
+    for run in entry.releases.runs:
+        if run.variant is not None or run.shown_as not in ("verbatim", "folded") or not run.output:
+            continue
+        lines = run.output.splitlines()
+        for index, line in enumerate(lines):
+            if not _NAME_ALONE.match(line):
+                continue
+            end = next((at for at in range(index + 1, len(lines)) if _MESSAGE_END.match(lines[at])), len(lines))
+            message = "\n".join(lines[index + 1:end])
+            if not best_fit([whole], fold(" ".join(message.split()))):
+                continue
+            paragraphs += [" ".join(part.split()) for part in re.split(r"\n\s*\n", message) if part.strip()]
+    return list(dict.fromkeys(paragraphs))
 
 
 def _recorded_messages(page) -> list[tuple[str, str]]:
