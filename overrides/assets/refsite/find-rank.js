@@ -23,6 +23,12 @@ export function indexUrl(pageKey) {
   return new URL(`./find-index/${pageKey}.js`, import.meta.url).href;
 }
 
+/** The index's script fetched ahead (at idle): the Ranker is built from it on first use, not in
+ * whichever task its load event lands in (on a phone, often a keystroke's). */
+export function fetchIndex(pageKey) {
+  return loadScript(indexUrl(pageKey));
+}
+
 /** This page's Ranker, loaded on first use. */
 export function loadRanker(pageKey) {
   if (!rankers.has(pageKey)) {

@@ -12,6 +12,7 @@ export class Viewport {
     // The box each element is skipped with while off screen (find-offscreen.js): a table of a
     // long section, or a section. Its own size is known without laying out what it holds.
     this.boxes = elements.map((element) => element.closest("[data-rows]") ?? element.closest("[data-section]"));
+    this.cancelScroll = () => {};
   }
 
   /** The first element whose bottom is below `y` (viewport pixels); elements.length if none. */
@@ -48,6 +49,28 @@ export class Viewport {
     if (align === "center" && rect.top >= top + VIEW_MARGIN_PX && rect.bottom <= bottom - VIEW_MARGIN_PX) return;
     const offset = align === "start" ? top + 8 : top + (bottom - top - rect.height) / 2;
     window.scrollBy({ top: rect.top - offset, behavior: "instant" });
+  }
+
+  /**
+   * The same once the frame that shows a keystroke's highlights and count is painted: scrolling
+   * lays out and paints another part of the page, a frame of its own. A newer keystroke or step
+   * cancels a scroll not yet made (cancelScroll).
+   */
+  scrollIntoViewAfterPaint(element, bounds, then) {
+    this.cancelScroll();
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        this.cancelScroll = () => {};
+        this.scrollIntoViewBelowBox(element, bounds);
+        then();
+      }, 0);
+    });
+    this.cancelScroll = () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+      this.cancelScroll = () => {};
+    };
   }
 }
 

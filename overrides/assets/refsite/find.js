@@ -75,7 +75,7 @@ function mountFind(doc) {
   // retried on first use.)
   const stopFetching = whenIdle(() => {
     loadRules(form.dataset.findPage).catch(() => {});
-    loadRanking().then((ranking) => ranking.loadRanker(form.dataset.findPage)).catch(() => {});
+    loadRanking().then((ranking) => ranking.fetchIndex(form.dataset.findPage)).catch(() => {});
     loadPasteReader().catch(() => {});
   }, { timeout: 2000 });
 
@@ -89,7 +89,11 @@ function mountFind(doc) {
     next.disabled = !enabled;
   }
 
-  function search(query, { scroll = true } = {}) {
+  // How a search brings its current match into view: typing paints the matches first.
+  const SCROLL_NOW = "now", SCROLL_AFTER_PAINT = "after paint";
+
+  function search(query, { scroll = SCROLL_NOW } = {}) {
+    if (scroll) viewport.cancelScroll(); // a recount of the same query keeps the scroll to come
     painter.clear();
     paintWindow.reset();
     if (painter.rewritesDom) matches.invalidate(); // the <mark> fallback split the text nodes
@@ -138,19 +142,24 @@ function mountFind(doc) {
     }
     current.mark(matches.entryOf(index));
     status.set(matchStatus(index, matches.count, matches.entryCount, { messagePart, leftOut, counting: matches.counting }));
+    if (scroll === SCROLL_AFTER_PAINT) {
+      viewport.scrollIntoViewAfterPaint(element, bounds, () => paintWindow.follow());
+      return;
+    }
     if (scroll) viewport.scrollIntoViewBelowBox(element, bounds);
     paintWindow.follow();
   }
 
   function step(delta) {
+    viewport.cancelScroll();
     if (matches.count === 0) return;
     matches.step(delta);
-    showCurrent({ scroll: true });
+    showCurrent({ scroll: SCROLL_NOW });
   }
 
   function onQueryChanged() {
     url.forgetLanding();
-    search(input.value);
+    search(input.value, { scroll: SCROLL_AFTER_PAINT });
     url.writeSoon(input.value);
   }
 
@@ -253,7 +262,7 @@ function mountFind(doc) {
     onQueryChanged();
   } else if (initial) {
     input.value = initial;
-    search(initial, { scroll: !location.hash });
+    search(initial, { scroll: location.hash ? false : SCROLL_NOW });
   } else {
     setStepping(false);
   }
