@@ -14,6 +14,7 @@ side of a twin fails here or in the test named below. Every twin, in one place:
 | the "differs" kinds of the release view | model.DIFFERING_KINDS | release-view.js DIFFERS | here |
 | how a row came out on a release | lookup.run_on | release-view.js seenOn | here |
 | a pasted traceback rules out a row it never passes through the context of | lookup.off_context | find-verdict.js offContextRows (the rows' context code is data from find_rules) | here |
+| a paste showing a row's call lets a wording a near miss prints too say that row | lookup.shows_call | find-verdict.js calledRows (the rows' calls are data from find_rules) | here |
 | a traceback cut before its message | paste.message_missing | find-paste.js messageMissing | test_paste.py |
 """
 
@@ -93,9 +94,10 @@ def test_text_only_in_what_the_page_leaves_out_is_weak_on_both_sides(page, site_
         assert terminal == ("weak" if entry["kind"] == "not-covered" else "literal"), entry["id"]
 
 
-def test_a_pasted_traceback_rules_out_the_same_rows(page, site_url):
+def test_a_paste_shows_the_same_context(page, site_url):
     """Every paste of the real set and of the paste cases: the rows whose context its traceback
-    never passes through, by lookup.off_context and by find-verdict.js offContextRows."""
+    never passes through, by lookup.off_context and by find-verdict.js offContextRows; the rows
+    whose calls it shows, by lookup.shows_call and by calledRows."""
     import real_pastes
     import yaml
     from pathlib import Path
@@ -107,12 +109,18 @@ def test_a_pasted_traceback_rules_out_the_same_rows(page, site_url):
     open_reference(page, site_url)
     in_browser = page.evaluate(
         f"""async (texts) => {{
-            const {{ loadContextCode, offContextRows }} = await ({IMPORT_JS})("find-verdict.js");
-            const code = await loadContextCode(document.querySelector("[data-find]").dataset.findPage);
-            return texts.map((text) => [...offContextRows(code, text)].sort());
+            const {{ loadContextReader }} = await ({IMPORT_JS})("find-verdict.js");
+            const read = await loadContextReader(document.querySelector("[data-find]").dataset.findPage);
+            return texts.map((text) => {{
+                const {{ skip, called }} = read(text);
+                return [[...skip].sort(), [...called].sort()];
+            }});
         }}""",
         texts,
     )
-    expected = [sorted(entry["id"] for entry in PAGE.entries if lookup.off_context(entry, text)) for text in texts]
+    expected = [[sorted(entry["id"] for entry in PAGE.entries if lookup.off_context(entry, text)),
+                 sorted(entry["id"] for entry in PAGE.entries if lookup.shows_call(entry, text))] for text in texts]
     assert in_browser == expected
-    assert any("load-module-not-found" in rows for rows in in_browser)  # the rule is exercised, not vacuous
+    # Both rules are exercised, not vacuous.
+    assert any("load-module-not-found" in skip for skip, _ in in_browser)
+    assert any("matmul-dtype" in called for _, called in in_browser)

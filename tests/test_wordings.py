@@ -164,6 +164,33 @@ def test_a_wording_left_out_for_a_near_miss_is_answered_weak(row_id, wording):
     assert LOOKUP(wording).verdict == "weak" and row_id in LOOKUP(wording).ids
 
 
+# Rows whose mistake is made through calls the data names (`called_through`).
+CALLED = {row.id: row.called_through for row in ERROR_ROWS if row.called_through}
+
+
+@pytest.mark.parametrize("row_id, wording", sorted((row, wording) for row, wording in DECLINED if row in CALLED))
+def test_a_wording_a_near_miss_prints_too_is_the_rows_where_the_paste_shows_its_call(row_id, wording):
+    """Alone, `expected scalar type Float but found Double` is a convolution's too (`weak`); in a
+    traceback through one of the row's calls it is the row's, whichever call it is."""
+    for call in CALLED[row_id]:
+        code = f"y = x {call} w" if call == "@" else f"y = {call}(x, w)"
+        traceback = f'Traceback (most recent call last):\n  File "train.py", line 9, in forward\n    {code}\n{wording}'
+        answer = LOOKUP(traceback)
+        assert (answer.verdict, answer.ids[:1]) == ("match", (row_id,)), (call, answer)
+
+
+def test_a_near_miss_traceback_showing_no_call_of_the_row_stays_weak():
+    """The real paste (tune part) whose traceback goes through `torch.matmul` lands; the
+    convolution near miss, printed in the same words by torch 1.x, does not."""
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                 if paste["source"] == "https://github.com/Xillv/Code-for-AEGCN-Glove/issues/3")
+    assert (LOOKUP(paste).verdict, LOOKUP(paste).ids[:1]) == ("match", ("matmul-dtype",))
+    conv = paste.replace("torch.matmul(text, self.weight", "F.conv2d(text, self.weight")
+    assert LOOKUP(conv).verdict == "weak"
+    decorated = 'Traceback (most recent call last):\n  File "a.py", line 3, in <module>\n    @torch.no_grad()\n'
+    assert LOOKUP(decorated + "RuntimeError: expected scalar type Float but found Double").verdict == "weak"
+
+
 def test_wordings_seen_in_the_wild_come_from_the_tune_part_only():
     wild = [(row.id, seen) for row in ERROR_ROWS if row.reproducer for seen in row.reproducer.seen_in_the_wild]
     assert wild
@@ -189,6 +216,10 @@ def test_the_chapter_page_shows_each_wording_with_the_releases_that_print_it():
     block = block[:block.index("</li>\n  <li")] if "</li>\n  <li" in block else block
     assert "size mismatch, m1: [3 x 4], m2: [5 x 2]" in block
     assert re.search(r"torch 1\.0\.1[^<]*实跑", block)
+    # A row whose wordings a near miss shares says which calls make them its own.
+    dtype = html[html.index('data-backlink="matmul-dtype"'):]
+    said = dtype[dtype.index("data-called-through"):]
+    assert "<code>F.linear</code>" in said[:said.index("</p>")] and "<code>@</code>" in said[:said.index("</p>")]
     wild = renderer.render(chapters["pytorch/06.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
     assert "While copying the parameter named" in wild and "未复现" in wild
     assert 'href="https://github.com/galsang/BIMPM-pytorch/issues/7"' in wild

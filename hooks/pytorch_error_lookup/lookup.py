@@ -103,6 +103,13 @@ def off_context(entry: dict, text: str) -> bool:
     return True
 
 
+def shows_call(entry: dict, text: str) -> bool:
+    """Whether `text` shows a call the row's mistake is made through (its `called_through`:
+    `torch.matmul`, `@`), in a frame's code line or named in words, as a whole name."""
+    return any(re.search(rf"(?<![A-Za-z0-9_.]){re.escape(call)}(?![A-Za-z0-9_])", text)
+               for call in entry.get("called_through") or ())
+
+
 _RELEASE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 
 
@@ -199,20 +206,24 @@ class Lookup:
         # A row whose context (`torch.load`) the pasted traceback never passes through is not
         # the reader's situation: its template does not count (it may still be suggested).
         skip = frozenset(entry["id"] for page in self.pages for entry in page.entries if off_context(entry, text))
+        # A wording another situation prints too is a row's when the paste shows the row's call.
+        called = frozenset(entry["id"] for page in self.pages for entry in page.entries if shows_call(entry, text))
         for error in errors:
             for reading in error.readings:
-                answer = self.answer(reading, rank=False, skip=skip)
+                answer = self.answer(reading, rank=False, skip=skip, called=called)
                 if answer.verdict in (LITERAL, MATCH):
                     return answer._replace(others=len(errors) - 1)
         if message_missing(text, errors):
             return Answer(NONE, None, (), message_missing=True)
         if not errors:
             return Answer(NONE, None, ())
-        return self.answer(errors[0].text, rank=rank, skip=skip)._replace(others=len(errors) - 1)
+        return self.answer(errors[0].text, rank=rank, skip=skip, called=called)._replace(others=len(errors) - 1)
 
-    def answer(self, query: str, *, rank: bool = True, skip: frozenset[str] = frozenset()) -> Answer:
+    def answer(self, query: str, *, rank: bool = True, skip: frozenset[str] = frozenset(),
+               called: frozenset[str] = frozenset()) -> Answer:
         """The verdict and entries for one error on one line, in the order rule.verdict_for gives;
-        the templates of the rows in `skip` are not tried."""
+        the templates of the rows in `skip` are not tried, those that need a call only for the
+        rows in `called` (rule.best_fit)."""
         needles = literal_needles(query)
         if not needles:
             return Answer(NONE, None, ())
@@ -222,7 +233,7 @@ class Lookup:
             if on_page:
                 return Answer(verdict_for(literal=True, explains=page.explains(rows)), page, tuple(rows), query)
         folded = fold(query)
-        fits = [(fit, page) for page in self.pages if (fit := best_fit(page.templates, folded, skip))]
+        fits = [(fit, page) for page in self.pages if (fit := best_fit(page.templates, folded, skip, called))]
         if fits:
             fit, page = max(fits, key=lambda pair: pair[0].rank)
             return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,), query)

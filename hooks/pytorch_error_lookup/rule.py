@@ -156,8 +156,8 @@ _REGEX_SYNTAX = re.compile(r"([\\^$.*+?()\[\]{}|/])")
 _SEPARATORS = " ,;:."
 
 
-class Template(namedtuple("Template", "entry pattern anchor fixed partial needles not_with max_query",
-                          defaults=(False, (), (), None))):
+class Template(namedtuple("Template", "entry pattern anchor fixed partial needles not_with max_query needs_call",
+                          defaults=(False, (), (), None, False))):
     """A row's fragment as a pattern. `anchor` is its longest fixed piece (a cheap first test);
     `fixed` counts its fixed characters (the more, the more specific); `partial`: a head or tail
     of the row's template (compile_templates). `needles`: its other fixed pieces (besides
@@ -167,7 +167,9 @@ class Template(namedtuple("Template", "entry pattern anchor fixed partial needle
     ones): then it does not fit (checked apart from the pattern, once per match: a lookahead
     would scan to the end of the paste at every position it is tried). `max_query`: tried only
     on a query of at most this many folded characters (a symptom described in words is a
-    sentence or two, not a log)."""
+    sentence or two, not a log). `needs_call`: a wording another situation prints too (a near
+    miss's), the row's only when the paste shows a call its mistake is made through (the row's
+    `called_through`: `F.linear`, `torch.matmul`)."""
 
     __slots__ = ()
 
@@ -181,6 +183,8 @@ class Template(namedtuple("Template", "entry pattern anchor fixed partial needle
             raw["not_with"] = list(self.not_with)
         if self.max_query is not None:
             raw["max_query"] = self.max_query
+        if self.needs_call:
+            raw["needs_call"] = True
         return raw
 
 
@@ -442,19 +446,22 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[str] | set[str] = frozenset()) -> Fit | None:
+def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[str] | set[str] = frozenset(),
+             called: frozenset[str] | set[str] = frozenset()) -> Fit | None:
     """The template that explains the query best. When several fit, the one in the last error
     message wins, since Python prints the error that matters last (a DataLoader worker's
     envelope comes before the real error); within one message the most specific wins (the
     message itself over the `Hint:` that follows it, `a view of a leaf Variable…` over
     `a leaf Variable…`), then the one ending last. Ties keep page order. A partial template (a
     head or tail) counts only when no whole one fits and it is the only row's to fit. The rows
-    in `skip` are not tried (a pasted traceback that never passes through their context)."""
+    in `skip` are not tried (a pasted traceback that never passes through their context); a
+    template that needs a call counts only for the rows in `called` (the paste shows one of their
+    calls)."""
     best: Fit | None = None
     partial: dict[str, Fit] = {}  # the best partial fit of each row
     starts = None
     for template in templates:
-        if template.entry in skip:
+        if template.entry in skip or (template.needs_call and template.entry not in called):
             continue
         if template.anchor not in folded_query or any(needle not in folded_query for needle in template.needles):
             continue

@@ -38,10 +38,13 @@ def templates_for(page) -> list[Template]:
 
 
 def declined_wordings(page) -> list[tuple[str, str]]:
-    """(row, wording) for each other wording templates_for leaves out: it fits what a near miss
-    printed (torch 1.7's `expected scalar type Float but found Double` is a convolution's too)."""
+    """(row, wording) for each other wording that does not say its row on its own: it fits what a
+    near miss printed (torch 1.7's `expected scalar type Float but found Double` is a
+    convolution's too). templates_for leaves it out, or keeps it for a paste that shows one of
+    the row's calls (`called_through`)."""
     return [(row_id, said) for row_id, row_templates in _row_templates(page)
-            for kind, said, template in row_templates if template is None and kind == "wording"]
+            for kind, said, template in row_templates
+            if kind == "wording" and (template is None or template.needs_call)]
 
 
 def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None]]]]:
@@ -86,7 +89,10 @@ def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None
             wordings += [(wording, []) for wording, *_ in program.seen_in_the_wild] if program else []
             for wording, names in wordings:
                 template = _loosest(entry.id, wording, [*entry.own_names, *names], others, structure)
-                own.append(("wording", wording, None if _fits_any(template, near_misses) else template))
+                if _fits_any(template, near_misses):
+                    # Printed by a near miss too: the row's only where the paste shows its call.
+                    template = template._replace(needs_call=True) if entry.called_through else None
+                own.append(("wording", wording, template))
             unique: dict[str, tuple[str, str, Template | None]] = {}
             for kind, said, template in own:
                 unique.setdefault(template.pattern if template else f"{kind}:{said}", (kind, said, template))
@@ -172,7 +178,9 @@ def rules_script(page) -> str:
     payload = {"templates": [template.as_json() for template in templates_for(page)], "paste": PASTE_RULES,
                # The code each row's context names: a pasted traceback that never passes
                # through it rules the row out (pytorch_error_lookup.lookup.off_context).
-               "context_code": {row.id: list(row.context_code) for row in page.rows("errors") if row.context_code}}
+               "context_code": {row.id: list(row.context_code) for row in page.rows("errors") if row.context_code},
+               "called_through": {row.id: list(row.called_through) for row in page.rows("errors")
+                                  if row.called_through}}
     return f"globalThis.{RULES_GLOBAL}={json.dumps(payload, ensure_ascii=False, separators=(',', ':'))};\n"
 
 

@@ -94,6 +94,9 @@ def _page_data(site_page, renderer: Renderer) -> dict:
                 # The code the context names (`torch.load`): a traceback that never passes
                 # through it is not this row's situation.
                 "context_code": list(getattr(entry, "context_code", ())),
+                # The calls its mistake is made through: a paste showing one is this row's even
+                # in words another situation prints too.
+                "called_through": list(getattr(entry, "called_through", ())),
                 "cause": cause,  # inline Markdown: the terminal shows code spans as `code`
                 "chapters": [{"id": chapter, "title": book.chapter(chapter).title}
                              for chapter in getattr(entry, "chapters", ())],

@@ -5,7 +5,7 @@
 // chapter map; or nothing at all (`none`). Only a `match` is landed on with Enter.
 
 import { foldQuery } from "./find-fold.js";
-import { MATCH, NONE, WEAK, bestFit, loadRules, verdictFor } from "./find-verdict.js";
+import { MATCH, NONE, WEAK, bestFit, loadContextReader, loadRules, verdictFor } from "./find-verdict.js";
 
 const LABEL_LENGTH = 140;
 const CJK = /[\u3400-\u9fff]/;
@@ -43,10 +43,11 @@ export class Suggestions {
   }
 
   /**
-   * Decide `match`, `weak` or `none` for `query` (not on the page) and show what goes with it;
-   * the rows in `skip` do not match it (a pasted traceback that never passes through their context).
+   * Decide `match`, `weak` or `none` for `query` (not on the page) and show what goes with it.
+   * `context`: what the paste it came from showed (find-verdict.js loadContextReader); a typed
+   * query is its own context.
    */
-  async suggest(query, skip = new Set()) {
+  async suggest(query, context = undefined) {
     this.clear();
     this.query = query;
     const generation = this.generation;
@@ -56,8 +57,10 @@ export class Suggestions {
     let templates;
     let ranking;
     let ranker;
+    let readContext;
     try {
-      [templates, ranking] = await Promise.all([loadRules(this.pageKey), loadRanking()]);
+      [templates, ranking, readContext] = await Promise.all([
+        loadRules(this.pageKey), loadRanking(), loadContextReader(this.pageKey)]);
       ranker = await ranking.loadRanker(this.pageKey);
     } catch (error) {
       if (generation !== this.generation) return;
@@ -68,7 +71,7 @@ export class Suggestions {
     }
     if (generation !== this.generation) return;
     this.deciding = false;
-    const fit = bestFit(templates, foldQuery(query), this.patterns, skip);
+    const fit = bestFit(templates, foldQuery(query), this.patterns, context ?? readContext(query));
     const onPage = (id) => document.getElementById(id);
     this.fit = fit && onPage(fit.entry) ? fit : null;
     this.ranked = this.fit ? [] : ranking.rank(ranker, query, this.entryOrder).filter(({ id }) => onPage(id));

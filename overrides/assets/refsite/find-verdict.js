@@ -79,6 +79,21 @@ export function loadContextCode(pageKey) {
   return loadPayload(pageKey).then((payload) => payload.context_code ?? {});
 }
 
+/** {row: the calls its mistake is made through}, for the rows that have them (`F.linear`). */
+export function loadCalledThrough(pageKey) {
+  return loadPayload(pageKey).then((payload) => payload.called_through ?? {});
+}
+
+/**
+ * What a pasted (or typed) text shows about its context, for bestFit: `skip`, the rows it never
+ * passed through the context of (offContextRows), and `called`, the rows it shows a call of
+ * (calledRows). As pytorch_error_lookup.lookup reads the whole text it is given.
+ */
+export async function loadContextReader(pageKey) {
+  const [contextCode, calledThrough] = await Promise.all([loadContextCode(pageKey), loadCalledThrough(pageKey)]);
+  return (text) => ({ skip: offContextRows(contextCode, text), called: calledRows(calledThrough, text) });
+}
+
 const FRAME = /^[ \t]*File "[^"\n]*", line \d+/m;
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -96,6 +111,15 @@ export function offContextRows(contextCode, text) {
   return new Set(Object.entries(contextCode).filter(([, codes]) => codes.length && !codes.some(calls)).map(([row]) => row));
 }
 
+/**
+ * The rows `text` shows a call of (their `called_through`: `torch.matmul`, `@`), as a whole name
+ * (pytorch_error_lookup.lookup.shows_call): a wording a near miss prints too is theirs then.
+ */
+export function calledRows(calledThrough, text) {
+  const shows = (call) => new RegExp(`(?<![A-Za-z0-9_.])${escapeRegExp(call)}(?![A-Za-z0-9_])`).test(text);
+  return new Set(Object.entries(calledThrough).filter(([, calls]) => calls.some(shows)).map(([row]) => row));
+}
+
 export function messageStarts(foldedQuery, patterns) {
   return [...foldedQuery.matchAll(patterns.messageStart)].map((found) => found.index);
 }
@@ -105,14 +129,16 @@ export function messageStarts(foldedQuery, patterns) {
  * When several fit, the one in the last error message wins (Python prints the error that
  * matters last); within one message the most specific, then the one ending last. Ties keep page
  * order. A partial template (a head or tail) counts only when no whole one fits and it is the
- * only row's to fit.
+ * only row's to fit. `context` (loadContextReader): the rows in `skip` are not tried; a template
+ * that needs a call counts only for the rows in `called`.
  */
-export function bestFit(templates, foldedQuery, patterns, skip = new Set()) {
+export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), called = new Set() } = {}) {
   let best = null;
   const partial = new Map(); // entry -> its best partial fit
   let starts = null;
   for (const template of templates) {
     if (skip.has(template.entry)) continue; // a pasted traceback that never passes through its context
+    if (template.needs_call && !called.has(template.entry)) continue; // a near miss's words too: needs the row's call
     if (!foldedQuery.includes(template.anchor)) continue;
     if (template.needles && !template.needles.every((needle) => foldedQuery.includes(needle))) continue;
     if (template.max_query !== undefined && [...foldedQuery].length > template.max_query) continue;

@@ -22,8 +22,7 @@ import { STILL_COUNTING, Status, matchStatus } from "./find-status.js";
 import { Suggestions, loadRanking } from "./find-suggest.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
 import {
-  LITERAL, bestFit, isPastedLine, loadContextCode, loadPasteRules, loadRules, messageOf, offContextRows, patternsOf,
-  verdictFor,
+  LITERAL, bestFit, isPastedLine, loadContextReader, loadPasteRules, loadRules, messageOf, patternsOf, verdictFor,
 } from "./find-verdict.js";
 import { Viewport } from "./find-viewport.js";
 import { mountOnEachPage } from "./progress-mount.js";
@@ -39,9 +38,10 @@ function mountFind(doc) {
 
   const matches = new Matches(elements);
   const patterns = patternsOf(form); // the lookup rule's patterns, written on the form at build time
-  // The last paste's reduced text, and the rows its traceback rules out: they hold while the box
-  // holds that text (typed or reloaded, the same text has no frames to read).
-  let lastPaste = { query: null, skip: new Set() };
+  // The last paste's reduced text, and what the paste showed of its context (the rows its
+  // traceback rules out, the rows whose calls it shows): they hold while the box holds that text
+  // (typed or reloaded, the same text has no frames to read).
+  let lastPaste = { query: null, context: undefined };
   let messagePart = false; // the literal matches are of the query's message, its exception's name set aside
   let leftOut = false; // ...and all are in the rows where the page says it leaves this out (九)
   const viewport = new Viewport(form, elements);
@@ -109,7 +109,7 @@ function mountFind(doc) {
       current.mark(null);
       setStepping(false);
       if (folded && matches.counting) status.set(STILL_COUNTING); // not yet "not on the page"
-      else if (folded) suggestions.suggest(query, lastPaste.query === query ? lastPaste.skip : undefined); // match, weak or none
+      else if (folded) suggestions.suggest(query, lastPaste.query === query ? lastPaste.context : undefined); // match, weak or none
       else status.set("");
       return;
     }
@@ -164,14 +164,14 @@ function mountFind(doc) {
   }
 
   /** Whether the page explains `reading`: its text (or message) on the page outside 九, or a template fits. */
-  function explainedHere(reading, templates, skip) {
+  function explainedHere(reading, templates, context) {
     matches.prepare(); // all of the page's text: a paste's answer never rests on part of it
     if (matches.find(reading) && matches.count === 0) {
       const message = messageOf(reading, patterns);
       if (message !== null) matches.find(message);
     }
     if (matches.count > 0) return matches.explained();
-    const fit = bestFit(templates, foldQuery(reading), patterns, skip);
+    const fit = bestFit(templates, foldQuery(reading), patterns, context);
     return fit !== null && doc.getElementById(fit.entry) !== null;
   }
 
@@ -180,25 +180,25 @@ function mountFind(doc) {
    * of its errors, the first the page explains, else the first; `others` counts the rest.
    */
   async function pastedQuery(pasted) {
-    const [{ reducePaste, messageMissing }, rules, contextCode] = await Promise.all([
-      loadPasteReader(), loadPasteRules(form.dataset.findPage), loadContextCode(form.dataset.findPage)]);
+    const [{ reducePaste, messageMissing }, rules, readContext] = await Promise.all([
+      loadPasteReader(), loadPasteRules(form.dataset.findPage), loadContextReader(form.dataset.findPage)]);
     const errors = reducePaste(pasted, rules);
     const others = Math.max(0, errors.length - 1);
     const missing = messageMissing(pasted, errors, rules);
-    const skip = offContextRows(contextCode, pasted);
+    const context = readContext(pasted);
     if (errors.length === 1 && errors[0].readings.length === 1 && !missing) {
-      return { query: errors[0].text, others, explained: true, skip };
+      return { query: errors[0].text, others, explained: true, context };
     }
     const templates = await loadRules(form.dataset.findPage);
     for (const error of errors) {
       for (const reading of error.readings) {
-        if (explainedHere(reading, templates, skip)) return { query: reading, others, explained: true, skip };
+        if (explainedHere(reading, templates, context)) return { query: reading, others, explained: true, context };
       }
     }
     // A traceback cut before its message: "not covered" would be a guess, so say what is missing.
-    if (missing) return { query: "", others: 0, explained: false, missing: rules.missing_message_note, skip };
-    if (errors.length === 0) return { query: "", others, explained: false, skip };
-    return { query: errors[0].text, others, explained: false, skip };
+    if (missing) return { query: "", others: 0, explained: false, missing: rules.missing_message_note, context };
+    if (errors.length === 0) return { query: "", others, explained: false, context };
+    return { query: errors[0].text, others, explained: false, context };
   }
 
   async function onPaste(event) {
@@ -213,9 +213,9 @@ function mountFind(doc) {
       chosen = await pastedQuery(pasted);
     } catch (error) {
       console.warn("refsite find:", error); // the rules did not load: the paste as the box would hold it
-      chosen = { query: pasted.replace(/\s+/g, " ").trim(), others: 0, explained: false, skip: new Set() };
+      chosen = { query: pasted.replace(/\s+/g, " ").trim(), others: 0, explained: false, context: undefined };
     }
-    lastPaste = { query: chosen.query, skip: chosen.skip }; // the box's answer for this text reads the paste's frames
+    lastPaste = { query: chosen.query, context: chosen.context }; // the box's answer for this text reads the paste's frames
     status.note = chosen.others === 0 ? ""
       : `粘贴里共有 ${chosen.others + 1} 条报错，这里查的是${chosen.explained ? "本页能解释的第一条" : "第一条"}`;
     pasting = true;
