@@ -106,7 +106,8 @@ def off_context(entry: dict, text: str) -> bool:
 def shows_call(entry: dict, text: str) -> bool:
     """Whether `text` shows a call the row's mistake is made through (its `called_through`:
     `torch.matmul`, `@`), in a frame's code line or named in words, as a whole name."""
-    return any(re.search(rf"(?<![A-Za-z0-9_.]){re.escape(call)}(?![A-Za-z0-9_])", text)
+    # (A pattern is compiled only for a call the text holds: the command's start pays for each.)
+    return any(call in text and re.search(rf"(?<![A-Za-z0-9_.]){re.escape(call)}(?![A-Za-z0-9_])", text)
                for call in entry.get("called_through") or ())
 
 
