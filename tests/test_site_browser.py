@@ -260,3 +260,36 @@ def test_an_address_that_asks_for_search_gets_its_index_at_once(site_url, page):
     page.goto(site_url + "pytorch/01.html?h=backward")
     page.wait_for_load_state("networkidle")
     assert [url for url in requested if url.endswith("search/search_index.json")]
+
+
+@pytest.mark.parametrize("system, first, other", [("light", "default", "slate"), ("dark", "slate", "default")])
+def test_the_palette_follows_the_system_then_the_readers_choice(site_url, browser, new_page, system, first, other):
+    """The header's light/dark toggle (overrides/partials/palette.html), switched without Material's
+    palette component: the system's scheme from the first paint, a click or Enter on the toggle
+    switches and is remembered, and the theme's start-up never restyles the page for it."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=system)
+    page = new_page(context=context)
+    page.add_init_script("""
+        window.__switching = 0;
+        new MutationObserver((changes) => {
+            for (const change of changes) if (change.target.hasAttribute("data-md-color-switching")) window.__switching += 1;
+        }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-md-color-switching"] });
+    """)
+    page.goto(site_url + APPENDIX)
+    page.wait_for_load_state("networkidle")
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-md-color-scheme", first)
+    assert page.evaluate("window.__switching") == 0  # no restyle of the whole page at start-up
+    assert page.locator("meta[name=color-scheme]").get_attribute("content") == ("dark" if first == "slate" else "light")
+
+    page.locator("[data-refsite-palette] label:not([hidden])").click()
+    expect(body).to_have_attribute("data-md-color-scheme", other)
+    page.reload()
+    expect(body).to_have_attribute("data-md-color-scheme", other)  # remembered
+    page.locator("[data-refsite-palette] input").first.focus()
+    page.keyboard.press("Enter")
+    expect(body).to_have_attribute("data-md-color-scheme", first)
+    expect(page.locator("[data-refsite-palette] label:not([hidden])")).to_have_count(1)
+    context.close()
