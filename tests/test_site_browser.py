@@ -293,3 +293,17 @@ def test_the_palette_follows_the_system_then_the_readers_choice(site_url, browse
     expect(body).to_have_attribute("data-md-color-scheme", first)
     expect(page.locator("[data-refsite-palette] label:not([hidden])")).to_have_count(1)
     context.close()
+
+
+def test_without_scripts_the_progress_panel_is_not_shown(site_url, browser, new_page):
+    """Its buttons need scripts: where none run (`no-js` stays on <html>), the home page leaves it
+    out; where they do, it is there from the first paint (nothing below it moves)."""
+    context = browser.new_context(java_script_enabled=False)
+    page = new_page(context=context)
+    page.goto(site_url)
+    assert page.locator("html").get_attribute("class") == "no-js"
+    assert not page.locator("[data-progress-panel]").is_visible()
+    context.close()
+    page = new_page()
+    page.goto(site_url)
+    assert page.locator("[data-progress-panel]").is_visible()

@@ -79,6 +79,4 @@ export function mountPanel(doc) {
     const { saved } = await store.update(() => emptyProgress());
     say(`进度已清空。${unsavedNote(saved)}`);
   });
-
-  panel.hidden = false;
 }
