@@ -71,7 +71,7 @@ class Ranker:
                     dot += weight
                     matched = True
             if matched:
-                scores[document] = scores.get(document, 0.0) + (dot / magnitude or 0.0)
+                scores[document] = scores.get(document, 0.0) + dot / magnitude
         return [(self.documents[document], scores[document]) for document in sorted(scores)]
 
     def rank(self, terms: list[str], order: dict[str, int]) -> list[str]:

@@ -117,14 +117,19 @@ def _loosest(entry: str, wording: str, own_names, others: list[str], structure: 
     return loose
 
 
+def _text_runs(entry) -> list:
+    """The row's own runs (not a variant's) that printed its text, verbatim or folded."""
+    return [run for run in entry.releases.runs if run.variant is None and run.shown_as in ("verbatim", "folded")]
+
+
 def _printed_messages(entry, whole: Template) -> list[str]:
     """The whole message line of each run that printed the row's text (the line of its excerpt
     that names an exception and that the row's template fits), once each; none for a row told
     apart by a second line."""
     if entry.second_line:
         return []
-    lines = (line for run in entry.releases.runs if run.shown_as in ("verbatim", "folded") and run.variant is None
-             for line in (run.excerpt or "").splitlines() if EXCEPTION_LINE.search(line))
+    lines = (line for run in _text_runs(entry) for line in (run.excerpt or "").splitlines()
+             if EXCEPTION_LINE.search(line))
     return [line for line in dict.fromkeys(lines) if best_fit([whole], fold(line))]
 
 
@@ -139,10 +144,8 @@ def _message_paragraphs(entry, whole: Template) -> list[str]:
     """The paragraphs of the message each run printed on the lines after its exception's bare
     name, when the row's template fits that message; once each."""
     paragraphs = []
-    for run in entry.releases.runs:
-        if run.variant is not None or run.shown_as not in ("verbatim", "folded") or not run.output:
-            continue
-        lines = run.output.splitlines()
+    for run in _text_runs(entry):
+        lines = (run.output or "").splitlines()
         for index, line in enumerate(lines):
             if not _NAME_ALONE.match(line):
                 continue

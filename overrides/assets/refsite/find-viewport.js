@@ -12,7 +12,8 @@ export class Viewport {
     // The box each element is skipped with while off screen (find-offscreen.js): a table of a
     // long section, or a section. Its own size is known without laying out what it holds.
     this.boxes = elements.map((element) => element.closest("[data-rows]") ?? element.closest("[data-section]"));
-    this.cancelScroll = () => {};
+    this.pendingFrame = 0; // a scroll to come (scrollIntoViewAfterPaint)
+    this.pendingTimer = 0;
   }
 
   /** The first element whose bottom is below `y` (viewport pixels); elements.length if none. */
@@ -58,19 +59,20 @@ export class Viewport {
    */
   scrollIntoViewAfterPaint(element, bounds, then) {
     this.cancelScroll();
-    let timer = 0;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => {
-        this.cancelScroll = () => {};
+    this.pendingFrame = requestAnimationFrame(() => {
+      this.pendingFrame = 0;
+      this.pendingTimer = setTimeout(() => {
+        this.pendingTimer = 0;
         this.scrollIntoViewBelowBox(element, bounds);
         then();
       }, 0);
     });
-    this.cancelScroll = () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-      this.cancelScroll = () => {};
-    };
+  }
+
+  cancelScroll() {
+    cancelAnimationFrame(this.pendingFrame);
+    clearTimeout(this.pendingTimer);
+    this.pendingFrame = this.pendingTimer = 0;
   }
 }
 

@@ -272,6 +272,7 @@ function mountFind(doc) {
     url.destroy();
     stopPreparing();
     stopFetching();
+    viewport.cancelScroll();
     paintWindow.destroy();
     painter.detach();
     stopShortcut();
