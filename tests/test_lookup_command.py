@@ -169,6 +169,16 @@ def test_bad_usage_exits_2_with_one_clear_line(argv, stdin, says):
     assert says in err and "Traceback" not in err
 
 
+def test_the_error_itself_may_be_the_argument(tmp_path):
+    """`pytorch-error-lookup "RuntimeError: …"`: an argument naming no file, with a space in it,
+    is the error; a file whose name has a space is still read as a file."""
+    assert run([MATMUL]) == run([], MATMUL.encode())
+    named = tmp_path / "my error.txt"
+    named.write_text("ValueError: optimizer got an empty parameter list", encoding="utf-8")
+    status, out, _ = run(["--json", str(named)])
+    assert status == 0 and json.loads(out)["results"][0]["id"] == "empty-parameter-list"
+
+
 def test_a_folder_given_as_file_is_bad_usage(tmp_path):
     status, _, err = run([str(tmp_path)])
     assert status == 2 and "folder" in err and len(err.strip().splitlines()) == 1

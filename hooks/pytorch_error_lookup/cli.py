@@ -2,10 +2,12 @@
 
     pytorch-error-lookup [--json] [--torch VERSION] [--site URL|FOLDER] [FILE]
     pytorch-error-lookup --explain ID
+    pytorch-error-lookup "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x4)"
     python train.py 2>&1 | tail -n 80 | pytorch-error-lookup
     python -m pytorch_error_lookup traceback.txt
 
-Reads one line or a whole traceback (FILE, or standard input) and prints the verdict and the
+Reads one line or a whole traceback (FILE, standard input, or the error itself as the argument:
+one that names no file and holds a space) and prints the verdict and the
 entries that go with it; `--explain ID` prints one entry whole. Exit status: 0 when the page
 explains it (`literal`, `match`; an entry found), 1 when it does not (`weak`, `none`), 2 on bad
 usage.
@@ -47,6 +49,8 @@ class UsageError(Exception):
 
 def read_input(path: str | None, stdin=None) -> str:
     stdin = stdin or sys.stdin
+    if path and " " in path and not os.path.exists(path):
+        return path  # the error itself, quoted on the command line (`pytorch-error-lookup "RuntimeError: …"`)
     try:
         if path and path != "-":
             with open(path, "rb") as handle:
@@ -228,7 +232,7 @@ def parse_args(argv) -> Arguments:
         prog="pytorch-error-lookup",
         description="Look a PyTorch error up in 附录A · 报错反查表: a line or a whole traceback, from FILE or stdin.",
         epilog="Exit status: 0 the page explains it, 1 it does not, 2 bad usage.")
-    parser.add_argument("file", nargs="?", metavar="FILE", help="a file holding the error (default: standard input)")
+    parser.add_argument("file", nargs="?", metavar="FILE", help="a file holding the error, or the error itself in quotes (default: standard input)")
     parser.add_argument("--json", action="store_true", help="print the verdict and results as JSON")
     parser.add_argument("--explain", metavar="ID", help="print the entry with this id whole (the id is the "
                                                          "part after # in its address, e.g. matmul-shapes)")
