@@ -59,6 +59,15 @@ def test_yaml_syntax_error_without_a_construct_names_where_it_was_noticed(data):
         f"data/{APPENDIX}:{line}: is not valid YAML: mapping values are not allowed in this context (line {line}, column 14)"]
 
 
+def test_an_unreadable_reproducers_file_is_one_problem_not_one_per_recorded_run(data):
+    """The runs' results name variants of reproducers.yml; with that file unreadable, only its
+    own problem is listed, not hundreds of knock-on ones that push the cause off the screen."""
+    text = (data / "pytorch/reproducers.yml").read_text(encoding="utf-8")
+    (data / "pytorch/reproducers.yml").write_text(text + "\nbroken\n", encoding="utf-8")
+    [message] = problems(data)
+    assert message.startswith("data/pytorch/reproducers.yml:") and "is not valid YAML" in message, message
+
+
 def test_missing_field_names_entry_and_field(data):
     line = edit(data, APPENDIX,
                 '            cause: "对一个非标量调了 `backward()`。', '            reason: "对一个非标量调了 `backward()`。')

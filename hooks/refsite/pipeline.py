@@ -127,6 +127,9 @@ def _load_checks(collect: _Collector, book_dir: Path, book_pages: list[dict] | N
         return collect.load(path, schema_name) if path.exists() else None
 
     reproducers = load(book_dir / REPRODUCERS_FILE, "reproducers")
+    # A reproducers file that could not be read is a problem already listed: the runs' variants
+    # are not checked against it (each would be one more line burying the cause).
+    programs_known = reproducers is not None or not (book_dir / REPRODUCERS_FILE).exists()
     reference = load(book_dir / VERIFICATION_FILE, "verification") if runs else None
     releases = [loaded for path in sorted(book_dir.glob(RELEASE_FILES) if runs else ())
                 if (loaded := load(path, "verification")) is not None]
@@ -143,7 +146,7 @@ def _load_checks(collect: _Collector, book_dir: Path, book_pages: list[dict] | N
                 collect.problems.append(Problem(
                     loaded.name, rows.key_lines.get(key), "there is no row with this id in the book's pages",
                     entry=str(key)))
-            elif variant and not _has_program(programs.get(row_id) or {}, variant):
+            elif variant and programs_known and not _has_program(programs.get(row_id) or {}, variant):
                 kind, name = (("near miss", variant[len(NEAR_MISS_PREFIX):]) if variant.startswith(NEAR_MISS_PREFIX)
                               else ("variant", variant))
                 collect.problems.append(Problem(
