@@ -68,6 +68,17 @@ def test_an_unreadable_reproducers_file_is_one_problem_not_one_per_recorded_run(
     assert message.startswith("data/pytorch/reproducers.yml:") and "is not valid YAML" in message, message
 
 
+def test_a_row_for_an_error_the_page_lists_as_left_out_names_that_list(data):
+    """A row for `Expected all tensors to be on the same device` while 九 still lists it as not
+    covered: the page would say both, so the build names the row and the list."""
+    line = edit(data, APPENDIX, 'fragment: "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)"',
+                'fragment: "Expected all tensors to be on the same device, but found at least two devices"')
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry 'matmul-shapes': field 'fragment': "
+                              "the not-covered row 'cuda-errors' (line "), message
+    assert "take it out of that list" in message
+
+
 def test_missing_field_names_entry_and_field(data):
     line = edit(data, APPENDIX,
                 '            cause: "对一个非标量调了 `backward()`。', '            reason: "对一个非标量调了 `backward()`。')

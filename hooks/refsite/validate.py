@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from pathlib import Path
 
 from jsonschema import Draft202012Validator, ValidationError
@@ -222,6 +223,7 @@ def check_references(site: dict, site_file: str, books: list[tuple[dict, str]],
                     page_file, line_of(row, "book"),
                     f"book {linked_book!r} is not listed in the site's books ({', '.join(sorted(book_ids))})",
                     entry=row.get("id"), field="book"))
+        problems += _covered_and_left_out(rows, page_file)
         next_link = page.get("next")
         target = next_link.get("target") if isinstance(next_link, dict) else None
         if isinstance(target, str) and target not in {"book-index", "home"} | chapter_ids | page_ids:
@@ -229,4 +231,30 @@ def check_references(site: dict, site_file: str, books: list[tuple[dict, str]],
                 page_file, line_of(next_link, "target"),
                 f"{target!r} is not book-index, home, a chapter id or a page of this book",
                 field="next.target"))
+    return problems
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def _covered_and_left_out(rows: list, page_file: str) -> list[Problem]:
+    """An error row whose text a not-covered row names as left out (`Expected all tensors to be
+    on the same device` in 九): the page would say both. A phrase, not a bare name, counts."""
+    def folded(text: str) -> str:
+        return " ".join(text.split()).casefold()
+
+    left_out = [(row, folded(span)) for row in rows if isinstance(row.get("category"), str)
+                for span in _CODE_SPAN.findall(row["category"]) if " " in span.strip()]
+    problems = []
+    for row in rows:
+        if not isinstance(row.get("fragment"), str):
+            continue
+        fragment = folded(row["fragment"])
+        for other, span in left_out:
+            if span in fragment or fragment in span:
+                problems.append(Problem(
+                    page_file, line_of(row, "fragment"),
+                    f"the not-covered row '{other.get('id')}' (line {line_of(other, 'category')}) lists this "
+                    f"error as left out: take it out of that list now that a row covers it",
+                    entry=row.get("id"), field="fragment"))
     return problems
