@@ -76,6 +76,14 @@ def test_a_trailing_ellipsis_and_its_comma_are_not_required():
     assert best_fit([template], fold('Unexpected key(s) in state_dict: "module.weight". '))
 
 
+def test_a_keyerrors_message_is_its_text_without_the_quotes_its_repr_put_round_it():
+    template = compile_template("k", "KeyError: 'unexpected key \"module.fc.weight\" in state_dict'")
+    assert best_fit([template], fold('it keeps saying "unexpected key "module.cnn.conv0.weight" in state_dict". Why?'))
+    # Only a KeyError's: a message that starts and ends with a quoted name keeps its quotes.
+    attribute = compile_template("a", "AttributeError: 'Xxx' object has no attribute 'xxx'")
+    assert attribute.pattern.startswith("'")
+
+
 def test_a_second_line_of_its_own_is_required_and_traceback_furniture_is_not():
     weights = compile_template("w", "UnpicklingError: Weights only load failed.", (),
                                "WeightsUnpickler error: Unsupported global: GLOBAL xxx was not an allowed global by default.")

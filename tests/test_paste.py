@@ -19,7 +19,7 @@ CASE_IDS = [f"{index}-{case['kind']}" for index, case in enumerate(CASES)]
 
 
 def as_written(text: str) -> list[list[str]]:
-    return [[error.text, error.unwrapped] if error.unwrapped else [error.text] for error in reduce_paste(text)]
+    return [list(error.readings) for error in reduce_paste(text)]
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
@@ -42,7 +42,8 @@ def test_the_cases_come_from_the_tune_part_or_say_they_are_constructed():
 
 
 def test_a_json_string_is_unescaped_but_a_windows_path_is_not():
-    assert as_written('"RuntimeError: boom\\nat line 2"') == [['"RuntimeError: boom at line 2"']]
+    # (Quoted whole, its message is read a second time without the quotes.)
+    assert as_written('"RuntimeError: boom\\nat line 2"') == [['"RuntimeError: boom at line 2"', "RuntimeError: boom at line 2"]]
     path = "RuntimeError: size mismatch at c:\\users\\new-builder\\aten\\src"
     assert as_written(path) == [[path]]
 
@@ -87,7 +88,7 @@ def test_the_page_reduces_every_paste_exactly_as_python_does(page, site_url):
             const rules = await loadPasteRules(document.querySelector("[data-find]").dataset.findPage);
             return texts.map((text) => {
                 const errors = reducePaste(text, rules);
-                return [errors.map((e) => e.unwrapped ? [e.text, e.unwrapped] : [e.text]), messageMissing(text, errors, rules)];
+                return [errors.map((e) => e.readings), messageMissing(text, errors, rules)];
             });
         }""",
         texts,

@@ -19,8 +19,9 @@ errors, each as one line of text to look up:
 4. traceback frames, their code and carets go (pytorch_error_lookup.textfold.strip_traceback_noise), and
    each error's lines are joined with spaces; when its lines were wrapped at a fixed width
    (every wrapped line as long as the longest), a second reading joins them without (`sha` /
-   `pes`). A traceback cut before its message, whose last frame raised it with a string
-   (`raise RuntimeError("…")`), reads as that message.
+   `pes`); each message quoted in it (`it says "leaf Variable that requires grad is being used
+   in an in-place operation" when…`) is one more reading. A traceback cut before its message,
+   whose last frame raised it with a string (`raise RuntimeError("…")`), reads as that message.
 
 The patterns are data (`PASTE_RULES`): the page reads the very same ones from the page's rules
 script (find-index/<page>.rules.js, read by `find-paste.js`), and tests/fixtures/paste_cases.yml
@@ -105,6 +106,19 @@ PASTE_RULES: dict = {
     # A traceback's frames with no error message after them: the paste stopped before its last
     # line. Said instead of "not covered", by the terminal and the page alike.
     "stack": r"^[ \t]*(?:Traceback \(most recent call last\)|File \"[^\"\n]*\", line [0-9]+|Cell In ?\[[0-9]*\], line [0-9]+|<ipython-input-)",
+    # A message quoted in a sentence (`it says "leaf Variable that requires grad is being used in
+    # an in-place operation" when…`): each quoted run of at least `quoted_words` words is one more
+    # reading of its error. A quote opens and closes at a word's edge, not inside `don't`.
+    "quoted": [
+        r"(?<![A-Za-z0-9_])\"([^\"\n]+)\"(?![A-Za-z0-9_])",
+        r"(?<![A-Za-z0-9_])'([^'\n]+)'(?![A-Za-z0-9_])",
+        r"(?<![A-Za-z0-9_])`([^`\n]+)`(?![A-Za-z0-9_])",
+        "\u201c([^\u201d\n]+)\u201d",  # “…”
+        "\u2018([^\u2019\n]+)\u2019",  # ‘…’
+        "\u300c([^\u300d\n]+)\u300d",  # 「…」
+    ],
+    "quoted_word": r"(?<![A-Za-z0-9_.])[A-Za-z]{2,}(?![A-Za-z0-9_(])",  # a word, not part of a name or a call
+    "quoted_words": 4,
     "missing_message_note": "这段只有调用栈，缺了最后一行的报错本身（形如 RuntimeError: …）：把 Traceback 的最后几行一起贴进来再查",
     "wrap_width": 60,  # lines this long or longer, all of one length, were wrapped by a program
     # A long paste is read from its end, as `tail` would: a log's error is at its end.
@@ -112,28 +126,33 @@ PASTE_RULES: dict = {
 }
 
 
-class PastedError(namedtuple("PastedError", "text unwrapped", defaults=(None,))):
-    """One error of a paste: its text on one line, and the same with the fixed-width wraps
-    undone (None when nothing was wrapped so)."""
+class PastedError(namedtuple("PastedError", "text unwrapped quoted", defaults=(None, ()))):
+    """One error of a paste: its text on one line, the same with the fixed-width wraps undone
+    (None when nothing was wrapped so), and the messages quoted in it (`quoted`)."""
 
     __slots__ = ()
 
     @property
     def readings(self) -> tuple[str, ...]:
-        return (self.text,) if self.unwrapped is None else (self.text, self.unwrapped)
+        """Each way to read it, tried in this order: as read, unwrapped, each quoted message."""
+        return (self.text, *(() if self.unwrapped is None else (self.unwrapped,)), *self.quoted)
 
 
 class _Compiled(dict):
     """PASTE_RULES' patterns, each compiled the first time a paste needs it: the command's start
-    pays only for those (compiling them all is a good part of it)."""
+    pays only for those (compiling them all is a good part of it). A list's patterns are
+    `(key, index)`."""
 
-    def __missing__(self, key: str) -> re.Pattern[str]:
-        flags = re.MULTILINE | (re.IGNORECASE if key == "continues" else 0)
-        self[key] = compiled = re.compile(PASTE_RULES[key], flags)
+    def __missing__(self, key) -> re.Pattern[str]:
+        name, index = key if isinstance(key, tuple) else (key, None)
+        flags = re.MULTILINE | (re.IGNORECASE if name == "continues" else 0)
+        pattern = PASTE_RULES[name] if index is None else PASTE_RULES[name][index]
+        self[key] = compiled = re.compile(pattern, flags)
         return compiled
 
 
 _R = _Compiled()
+_QUOTED_KEYS = [("quoted", index) for index in range(len(PASTE_RULES["quoted"]))]
 
 
 def _any_of(patterns: list[str]) -> re.Pattern[str]:
@@ -214,14 +233,25 @@ def _errors_of(lines: list[str]) -> list[PastedError]:
         text_lines = [kept[index] for index in block]
         cleaned = strip_traceback_noise("\n".join(text_lines))
         parts = [_SPACES.sub(" ", part).strip() for part in _LINE_BREAK.split(cleaned)]
-        text = " ".join(part for part in parts if part)
-        text = _R["markup"].sub("", text).strip()
+        joined = " ".join(part for part in parts if part)
+        text = _R["markup"].sub("", joined).strip()
         raised = None if _R["message_line"].search(text) else _raised(text_lines)
         if raised:
             errors.append(PastedError(f"{text} {raised}".strip()))
         elif text:
-            errors.append(PastedError(text, _unwrapped(text_lines, [raw_lengths[index] for index in block])))
+            errors.append(PastedError(text, _unwrapped(text_lines, [raw_lengths[index] for index in block]),
+                                      _quoted(joined, text)))
     return errors
+
+
+def _quoted(joined: str, text: str) -> tuple[str, ...]:
+    """The messages quoted in an error's text (its Markdown still in: a `code` span is a quote),
+    in the order they appear, once each: runs of at least `quoted_words` words, not the whole."""
+    found = [(match.start(), _R["markup"].sub("", match.group(1)).strip())
+             for key in _QUOTED_KEYS for match in _R[key].finditer(joined)]
+    spans = [span for _, span in sorted(found, key=lambda pair: pair[0])
+             if span != text and len(_R["quoted_word"].findall(span)) >= PASTE_RULES["quoted_words"]]
+    return tuple(dict.fromkeys(spans))
 
 
 def _raised(lines: list[str]) -> str | None:

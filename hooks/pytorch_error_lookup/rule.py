@@ -295,7 +295,11 @@ _NESTED_EXCEPTION = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][a-z0-9_]+[A
 
 def _template_pieces(fragment: str, own_names: Sequence[str], second_line: str | None,
                      key_prefixes: Sequence[str]) -> list[tuple[str, str]]:
-    _, message = split_exception(fragment.replace("`", ""))
+    name, message = split_exception(fragment.replace("`", ""))
+    if name.rstrip().endswith("KeyError:") and len(message) > 2 and message[0] == message[-1] and message[0] in "'\"":
+        # A KeyError prints its message as a repr (`KeyError: 'unexpected key "module.fc.weight"
+        # in state_dict'`); a reader who quotes the message alone quotes it their own way.
+        message = message[1:-1]
     while (nested := _NESTED_EXCEPTION.match(message)) and has_substance(message[nested.end():]):
         message = message[nested.end():]
     pieces = _pieces(message, own_names, key_prefixes)

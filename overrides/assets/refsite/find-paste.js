@@ -37,6 +37,8 @@ function compile(rules) {
       messageLine: one("message_line"),
       raiseLine: one("raise_line"),
       stack: one("stack"),
+      quoted: rules.quoted.map((pattern) => new RegExp(pattern, "gm")),
+      quotedWord: one("quoted_word", "gm"),
     };
     compiledRules.set(rules, compiled);
   }
@@ -82,9 +84,25 @@ function byRank(lines, re) {
   return [...streams.values()].filter((stream) => stream.length > 0);
 }
 
-function oneLine(text, re) {
+/** The text on one line, its Markdown still in. */
+function joinedLine(text) {
   const parts = stripTracebackNoise(text).split(LINE_BREAK).map((part) => strip(part.replace(SPACES, " ")));
-  return strip(parts.filter(Boolean).join(" ").replace(re.markup, ""));
+  return parts.filter(Boolean).join(" ");
+}
+
+function oneLine(text, re) {
+  return strip(joinedLine(text).replace(re.markup, ""));
+}
+
+/** The messages quoted in an error's text (`joined`: its Markdown still in, so that a `code` span
+ * is a quote), in the order they appear, once each: runs of at least `quoted_words` words. */
+function quotedIn(joined, text, rules, re) {
+  const found = re.quoted.flatMap((pattern) => [...joined.matchAll(pattern)]
+    .map((match) => [match.index, strip(match[1].replace(re.markup, ""))]));
+  found.sort((a, b) => a[0] - b[0]);
+  const spans = found.map(([, span]) => span)
+    .filter((span) => span !== text && (span.match(re.quotedWord) ?? []).length >= rules.quoted_words);
+  return [...new Set(spans)];
 }
 
 function unwrapped(lines, rawLengths, rules, re) {
@@ -129,14 +147,16 @@ function errorsOf(lines, rules, re) {
   const errors = [];
   for (const block of blocks) {
     const textLines = block.map((index) => kept[index]);
-    const text = oneLine(textLines.join("\n"), re);
+    const joined = joinedLine(textLines.join("\n"));
+    const text = strip(joined.replace(re.markup, ""));
     const raised = re.messageLine.test(text) ? null : raisedMessage(textLines, re);
     if (raised) {
       const withRaised = strip(`${text} ${raised}`);
-      errors.push({ text: withRaised, unwrapped: null, readings: [withRaised] });
+      errors.push({ text: withRaised, unwrapped: null, quoted: [], readings: [withRaised] });
     } else if (text) {
       const other = unwrapped(textLines, block.map((index) => rawLengths[index]), rules, re);
-      errors.push({ text, unwrapped: other, readings: other === null ? [text] : [text, other] });
+      const quoted = quotedIn(joined, text, rules, re);
+      errors.push({ text, unwrapped: other, quoted, readings: [text, ...(other === null ? [] : [other]), ...quoted] });
     }
   }
   return errors;
@@ -151,7 +171,7 @@ function raisedMessage(lines, re) {
   return null;
 }
 
-/** The errors of a paste, in order: [{ text, unwrapped, readings }]. */
+/** The errors of a paste, in order: [{ text, unwrapped, quoted, readings }]. */
 export function reducePaste(text, rules) {
   const re = compile(rules);
   const lines = decode(String(text), rules, re).split(LINE_BREAK).slice(-rules.tail_lines);
