@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
-from find_support import INPUT, current_entries, open_reference, paste, type_query, visible_entries
+from find_support import INPUT, current_entries, open_reference, paste, status, type_query, visible_entries
 # site_url: every test runs on the page as written and on the same page with a long section added.
 from find_support import long_site_url, site_url_of_both_shapes  # noqa: F401  (fixtures)
 
@@ -65,6 +65,17 @@ def test_a_symptom_in_the_readers_words_lands_on_its_row(page, site_url, said):
     type_query(page, said)
     page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'match'")
     assert page.get_attribute("[data-find-suggestions] li:first-child a", "href") == "#forgot-eval"
+    assert "你描述的正是这一条讲的现象" in status(page)  # not "only your names differ": it is no error text
     page.press(INPUT, "Enter")
     assert current_entries(page) == ["forgot-eval"]
     assert visible_entries(page) == before
+
+
+def test_another_releases_wording_says_whose_it_is(page, site_url):
+    open_reference(page, site_url)
+    type_query(page, "RuntimeError: size mismatch, m1: [2 x 64], m2: [18496 x 256] at /pytorch/aten/src/THC/generic/THCTensorMathBlas.cu:273")
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'match'")
+    said = status(page)
+    assert "你贴的是 torch 1." in said and "一种说法" in said and "只差你自己的名字" not in said
+    page.press(INPUT, "Enter")
+    assert current_entries(page) == ["matmul-shapes"]

@@ -50,8 +50,9 @@ def test_json_has_exactly_the_documented_shape(tmp_path):
     (tmp_path / "index.html").write_text("")
     status, out, _ = run(["--json", "--site", str(tmp_path)], MATMUL.encode())
     answer = json.loads(out)
-    assert status == 0 and set(answer) == {"verdict", "others", "message_missing", "results"}
+    assert status == 0 and set(answer) == {"verdict", "others", "message_missing", "said_by", "described", "results"}
     assert answer["verdict"] == "match" and answer["others"] == 0 and answer["message_missing"] is False
+    assert answer["said_by"] is None and answer["described"] is False  # the row's own text, numbers aside
     first = answer["results"][0]
     assert set(first) == {"id", "page", "fragment", "cause", "chapters", "url"}
     assert first == {
@@ -61,6 +62,19 @@ def test_json_has_exactly_the_documented_shape(tmp_path):
         "url": (tmp_path.resolve() / "pytorch/appendix-a.html").as_uri() + "#matmul-shapes",
     }
     assert "`4 != 5`" in first["cause"]
+
+
+def test_a_match_says_whether_it_fit_another_releases_wording_or_a_description():
+    old = "RuntimeError: size mismatch, m1: [2 x 64], m2: [18496 x 256] at /pytorch/aten/src/THC/generic/THCTensorMathBlas.cu:273"
+    _, out, _ = run([], old.encode())
+    headline = out.splitlines()[0]
+    assert "你贴的是 torch 1." in headline and "一种说法" in headline and "正好对上" not in headline
+    _, out, _ = run(["--json"], old.encode())
+    assert json.loads(out)["said_by"].startswith("torch 1.")
+    _, out, _ = run([], "验证集精度比训练差很多".encode())
+    assert "讲的正是你描述的现象" in out.splitlines()[0]
+    _, out, _ = run(["--json"], "验证集精度比训练差很多".encode())
+    assert json.loads(out)["described"] is True
 
 
 def test_a_url_base_is_joined_and_the_environment_gives_it_too(monkeypatch):

@@ -24,7 +24,7 @@ import os
 import sys
 from collections import namedtuple
 
-from .lookup import Answer, Lookup, Page, off_context, release_line, release_numbers, release_remark
+from .lookup import Answer, Lookup, Page, how_it_fits, off_context, release_line, release_numbers, release_remark
 from .paste import PASTE_RULES
 from .rule import LITERAL, MATCH, NONE, WEAK
 from .terminal import Painter, is_terminal, wants_colour, wrap
@@ -37,7 +37,7 @@ EXIT_EXPLAINED, EXIT_NOT_EXPLAINED, EXIT_USAGE = 0, 1, 2
 
 HEADLINES = {
     LITERAL: ("good", "✔ 附录A 里有这段原文"),
-    MATCH: ("good", "✔ 附录A 有一条正好对上（只差你自己的名字、形状或数字）"),
+    MATCH: ("good", "✔ 附录A {how}"),  # how_it_fits
     WEAK: ("warn", "✘ 附录A 没有收录这条报错。下面几条只是字面相近，不一定相关："),
     NONE: ("warn", "✘ 附录A 没有收录这条报错，也没有字面相近的条目。"),
 }
@@ -102,6 +102,10 @@ def as_json(answer: Answer, base: str | None) -> dict:
         "verdict": answer.verdict,
         "others": answer.others,  # other errors the input held (two ranks, two runs)
         "message_missing": answer.message_missing,  # a traceback cut before its error message
+        # For `match`: the wording that fits is another release's (`torch 1.0.1–1.7.1`), or a
+        # symptom described in words.
+        "said_by": answer.fit.said_by if answer.fit else None,
+        "described": bool(answer.fit and answer.fit.described),
         "results": [
             {"id": entry["id"], "page": answer.page.key, "fragment": entry["fragment"], "cause": entry["cause"],
              "chapters": [chapter["id"] for chapter in entry["chapters"]],
@@ -169,7 +173,7 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
     if answer.message_missing:
         return wrap(paint(f"✘ {PASTE_RULES['missing_message_note']}。", "warn"), width)
     style, headline = HEADLINES[answer.verdict]
-    lines = wrap(paint(headline, style), width)
+    lines = wrap(paint(headline.format(how=how_it_fits(answer.fit)), style), width)
     if answer.others:
         which = "本页能解释的第一条" if answer.verdict in (LITERAL, MATCH) else "第一条"
         lines += wrap(paint(f"（输入里共有 {answer.others + 1} 条报错，这里答的是{which}：{answer.query[:120]}）", "dim"), width)

@@ -159,11 +159,13 @@ def release_line(entry: dict, labels: dict[str, str]) -> str | None:
     return " · ".join(said) or None
 
 
-class Answer(namedtuple("Answer", "verdict page ids query others message_missing", defaults=("", 0, False))):
+class Answer(namedtuple("Answer", "verdict page ids query others message_missing fit",
+                         defaults=("", 0, False, None))):
     """A verdict, the page and the rows it names (best first); `query`: the error of the paste
     it answers, on one line (paste.reduce_paste); `others`: how many other errors the paste held;
     `message_missing`: the paste is a traceback cut before its message (paste.message_missing),
-    so "not covered" would be a guess: the verdict is `none`, with no rows.
+    so "not covered" would be a guess: the verdict is `none`, with no rows; `fit`: for `match`,
+    the template's rule.Fit (how_it_fits says it to the reader).
     (Named tuples, not dataclasses, here: `dataclasses` costs the command a tenth of its start.)"""
 
     __slots__ = ()
@@ -171,6 +173,18 @@ class Answer(namedtuple("Answer", "verdict page ids query others message_missing
     @property
     def entries(self) -> list[dict]:
         return [self.page.entry_by_id[entry_id] for entry_id in self.ids] if self.page else []
+
+
+def how_it_fits(fit) -> str:
+    """How a `match` fits, as the terminal and the notebook say it: a row's text with only the
+    reader's own names and numbers changed, another release's wording of it (Template.said_by),
+    or a symptom described in the reader's words. (find-suggest.js says the same on the page.)"""
+    if fit is not None and fit.described:
+        return "有一条讲的正是你描述的现象"
+    if fit is not None and fit.said_by:
+        space = "" if fit.said_by.endswith("）") else " "
+        return f"有一条对上了：你贴的是 {fit.said_by}{space}的一种说法（下面是它在本页的原文）"
+    return "有一条正好对上（只差你自己的名字、形状或数字）"
 
 
 class Lookup:
@@ -237,7 +251,7 @@ class Lookup:
         fits = [(fit, page) for page in self.pages if (fit := best_fit(page.templates, folded, skip, called))]
         if fits:
             fit, page = max(fits, key=lambda pair: pair[0].rank)
-            return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,), query)
+            return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,), query, fit=fit)
         for page in self.pages if rank else ():
             ranked = page.rank(query)
             if ranked:

@@ -16,7 +16,7 @@ import traceback
 from .inline import parse_inline
 
 from .cli import SITE_VARIABLE, entry_url
-from .lookup import Lookup, off_context, release_remark
+from .lookup import Lookup, how_it_fits, off_context, release_remark
 from .rule import LITERAL, MATCH
 from .terminal import Painter
 
@@ -38,7 +38,7 @@ class Note:
         return " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in self.entry["chapters"])
 
     def headline(self) -> str:
-        how = "原文就在" if self.answer.verdict == LITERAL else "正好对上（只差你自己的名字、形状或数字）"
+        how = "原文就在" if self.answer.verdict == LITERAL else how_it_fits(self.answer.fit)
         return f"📖 附录A · 报错反查表：{how}"
 
     def text(self) -> str:

@@ -156,8 +156,8 @@ _REGEX_SYNTAX = re.compile(r"([\\^$.*+?()\[\]{}|/])")
 _SEPARATORS = " ,;:."
 
 
-class Template(namedtuple("Template", "entry pattern anchor fixed partial needles not_with max_query needs_call",
-                          defaults=(False, (), (), None, False))):
+class Template(namedtuple("Template", "entry pattern anchor fixed partial needles not_with max_query needs_call said_by",
+                          defaults=(False, (), (), None, False, None))):
     """A row's fragment as a pattern. `anchor` is its longest fixed piece (a cheap first test);
     `fixed` counts its fixed characters (the more, the more specific); `partial`: a head or tail
     of the row's template (compile_templates). `needles`: its other fixed pieces (besides
@@ -169,7 +169,9 @@ class Template(namedtuple("Template", "entry pattern anchor fixed partial needle
     on a query of at most this many folded characters (a symptom described in words is a
     sentence or two, not a log). `needs_call`: a wording another situation prints too (a near
     miss's), the row's only when the paste shows a call its mistake is made through (the row's
-    `called_through`: `F.linear`, `torch.matmul`)."""
+    `called_through`: `F.linear`, `torch.matmul`). `said_by`: for a wording other than the row's
+    own text, who printed it (`torch 1.0.1–1.7.1`), so that a reader is told why the row reads
+    otherwise."""
 
     __slots__ = ()
 
@@ -185,6 +187,8 @@ class Template(namedtuple("Template", "entry pattern anchor fixed partial needle
             raw["max_query"] = self.max_query
         if self.needs_call:
             raw["needs_call"] = True
+        if self.said_by:
+            raw["said_by"] = self.said_by
         return raw
 
 
@@ -425,9 +429,11 @@ def _fold_between_slots(text: str) -> str:
 
 # ── Deciding ───────────────────────────────────────────────────────────────────────────────────
 
-class Fit(namedtuple("Fit", "entry message fixed end")):
+class Fit(namedtuple("Fit", "entry message fixed end said_by described", defaults=(None, False))):
     """A template that fits: its row, which of the query's error messages the match starts in
-    (message_starts), its fixed characters, and where the match ends in the folded query."""
+    (message_starts), its fixed characters, and where the match ends in the folded query; who
+    printed the wording that fits (Template.said_by), and whether it is a symptom's description
+    in the reader's words (a template with `max_query`)."""
 
     __slots__ = ()
 
@@ -482,7 +488,7 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
         since = starts[message - 1] if message else 0
         if any(folded_query.find(text, since) >= 0 for text in template.not_with):
             continue
-        fit = Fit(template.entry, message, template.fixed, found.end())
+        fit = Fit(template.entry, message, template.fixed, found.end(), template.said_by, template.max_query is not None)
         if template.partial:
             if template.entry not in partial or fit.rank > partial[template.entry].rank:
                 partial[template.entry] = fit

@@ -18,6 +18,7 @@ from pytorch_error_lookup.rule import (
 )
 
 from .find_index import INDEX_DIR
+from .model import release_key
 from .wordings import EXCEPTION_LINE, last_error_message
 
 RULES_URL_PATTERN = INDEX_DIR + "/{key}.rules.js"
@@ -84,11 +85,20 @@ def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None
             program = entry.reproducer
             variant_names = dict(program.variant_own_names) if program else {}
             others = [message for row_id, message in outputs if row_id != entry.id]
-            wordings = [(wording, [name for path in paths for name in variant_names.get(path, ())])
-                        for wording, _, paths in entry.releases.wordings]
-            wordings += [(wording, []) for wording, *_ in program.seen_in_the_wild] if program else []
-            for wording, names in wordings:
-                template = _loosest(entry.id, wording, [*entry.own_names, *names], others, structure)
+            wordings = [(wording, [name for path in paths for name in variant_names.get(path, ())], releases, None)
+                        for wording, releases, paths in entry.releases.wordings]
+            wordings += [(wording, [], (), torch or "0.x") for wording, _, torch in program.seen_in_the_wild] if program else []
+            compiled = [_loosest(entry.id, wording, [*entry.own_names, *names], others, structure)
+                        for wording, names, *_ in wordings]
+            # Wordings that differ only in a slot (the source path after ` at `) are one template:
+            # it was printed by every release that printed any of them.
+            printed_by: dict[str, tuple[set[str], set[str]]] = {}
+            for (*_, releases, wild), template in zip(wordings, compiled):
+                runs, seen = printed_by.setdefault(template.pattern, (set(), set()))
+                runs.update(releases)
+                seen.update([wild] if wild else [])
+            for (wording, *_), template in zip(wordings, compiled):
+                template = template._replace(said_by=said_by(*printed_by[template.pattern]))
                 if _fits_any(template, near_misses):
                     # Printed by a near miss too: the row's only where the paste shows its call.
                     template = template._replace(needs_call=True) if entry.called_through else None
@@ -98,6 +108,16 @@ def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None
                 unique.setdefault(template.pattern if template else f"{kind}:{said}", (kind, said, template))
             rows.append((entry.id, list(unique.values())))
     return rows
+
+
+def said_by(releases: set[str], seen_in_the_wild: set[str]) -> str:
+    """Who printed a wording, for the reader told that their paste reads otherwise than the row:
+    `torch 1.0.1–1.7.1` (the first and last release of the matrix that printed it), else the
+    releases real pastes of it named (`seen_in_the_wild`: not reproduced here)."""
+    if releases:
+        ordered = sorted(releases, key=release_key)
+        return f"torch {ordered[0]}" + (f"–{ordered[-1]}" if len(ordered) > 1 else "")
+    return f"torch {'、'.join(sorted(seen_in_the_wild))}（公开报告里见过，这里没能复现）"
 
 
 def _fits_any(template: Template, messages: list[str]) -> bool:

@@ -8,6 +8,13 @@ import { foldQuery } from "./find-fold.js";
 import { MATCH, NONE, WEAK, bestFit, loadContextReader, loadRules, verdictFor } from "./find-verdict.js";
 
 const LABEL_LENGTH = 140;
+
+/** How a `match` fits (pytorch_error_lookup.lookup.how_it_fits, in the page's words). */
+function howItFits({ saidBy, described }) {
+  if (described) return "你描述的正是这一条讲的现象";
+  if (saidBy) return `你贴的是 ${saidBy}${saidBy.endsWith("）") ? "" : " "}的一种说法，本页列的是它今天的原文`;
+  return "本页没有逐字的原文，只差你自己的名字、形状或数字";
+}
 const CJK = /[\u3400-\u9fff]/;
 
 /** The ranked half (find-rank.js and its tokenizer), imported when first needed: no reader
@@ -84,7 +91,7 @@ export class Suggestions {
   showMatch() {
     const { entry } = this.fit;
     this.list.replaceChildren(this.item(entry));
-    this.status.set(`对上了一条：「${entryLabel(document.getElementById(entry), 60)}」。本页没有逐字的原文，只差你自己的名字、形状或数字 · 回车跳过去`);
+    this.status.set(`对上了一条：「${entryLabel(document.getElementById(entry), 60)}」。${howItFits(this.fit)} · 回车跳过去`);
     if (this.landOnArrival) this.land(entry);
   }
 

@@ -125,7 +125,8 @@ export function messageStarts(foldedQuery, patterns) {
 }
 
 /**
- * The template that explains the folded query best: { entry, message, fixed, end } or null.
+ * The template that explains the folded query best: { entry, message, fixed, end, saidBy,
+ * described } (rule.Fit) or null.
  * When several fit, the one in the last error message wins (Python prints the error that
  * matters last); within one message the most specific, then the one ending last. Ties keep page
  * order. A partial template (a head or tail) counts only when no whole one fits and it is the
@@ -153,6 +154,8 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
       message,
       fixed: template.fixed,
       end: found.index + found[0].length,
+      saidBy: template.said_by ?? null, // another release's wording of the row: who printed it
+      described: template.max_query !== undefined, // a symptom in the reader's words
     };
     if (template.partial) {
       const known = partial.get(template.entry);
