@@ -109,6 +109,12 @@ def test_an_uncovered_error_says_so_and_points_elsewhere():
     assert "#not-covered" in out and "index.html#chapters" in out
 
 
+def test_a_description_in_chinese_no_row_covers_is_not_called_an_error():
+    status, out, _ = run([], "训练很慢怎么办".encode())
+    assert status == 1
+    assert out.splitlines()[0] == cli.DESCRIBED_WEAK and "没有收录这条报错" not in out
+
+
 def test_explain_prints_the_whole_entry():
     status, out, _ = run(["--explain", "matmul-dtype", "--site", "https://example.org/book", "--torch", "1.7.1"])
     assert status == 0

@@ -3,12 +3,14 @@ each variant's, each seen only in the wild (refsite.wordings, refsite.find_rules
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
 
 import real_pastes
+from pytorch_error_lookup import cli
 from pytorch_error_lookup.lookup import Lookup
 from pytorch_error_lookup.rule import compile_templates, fold
 from refsite.find_rules import declined_wordings, templates_for
@@ -223,6 +225,10 @@ def test_the_chapter_page_shows_each_wording_with_the_releases_that_print_it():
     wild = renderer.render(chapters["pytorch/06.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
     assert "While copying the parameter named" in wild and "未复现" in wild
     assert 'href="https://github.com/galsang/BIMPM-pytorch/issues/7"' in wild
+    # A row that names what shows another cause says so, as the lookup reads it.
+    modules = renderer.render(chapters["pytorch/05.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
+    empty = modules[modules.index('data-backlink="empty-parameter-list"'):]
+    assert "<code>requires_grad</code>" in empty[empty.index("data-unless-shown"):][:300]
 
 
 def test_the_chapter_page_lists_how_readers_describe_a_symptom():
@@ -230,3 +236,28 @@ def test_the_chapter_page_lists_how_readers_describe_a_symptom():
     chapters = {page.src_uri: page for page in site_pages(SITE) if page.kind == "chapter"}
     html = renderer.render(chapters["pytorch/07.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
     assert "也常被说成" in html and "validation accuracy…lower than…train" in html
+
+
+# Rows that name what shows a cause they do not explain (`unless_shown`).
+UNLESS = {row.id: row.unless_shown for row in ERROR_ROWS if row.unless_shown}
+
+
+@pytest.mark.parametrize("row_id", sorted(UNLESS))
+def test_a_paste_showing_another_cause_is_not_said_to_be_the_row(row_id):
+    """A paste the row's template fits is `match`; the same paste saying what shows another
+    cause (`requires_grad`: the parameters were frozen and filtered out) is only suggested."""
+    row = next(row for row in ERROR_ROWS if row.id == row_id)
+    asked = f"After loading the model I get {row.fragment} here, how to fix?"
+    assert (LOOKUP(asked).verdict, LOOKUP(asked).ids[:1]) == ("match", (row_id,))
+    for shown in UNLESS[row_id]:
+        answer = LOOKUP(f"{asked} My code has {shown} in it.")
+        assert answer.verdict == "weak" and row_id in answer.ids, (shown, answer)
+    # The terminal says why the suggestion is probably not the reader's.
+    out = io.StringIO()
+    cli.main([], stdin=_Stdin(f"{asked} My code has {UNLESS[row_id][0]} in it.".encode()), stdout=out, stderr=io.StringIO())
+    assert f"⚠️ 你贴的内容里有 {UNLESS[row_id][0]}" in out.getvalue()
+
+
+class _Stdin:
+    def __init__(self, data: bytes):
+        self.buffer = io.BytesIO(data)

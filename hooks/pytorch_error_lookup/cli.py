@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections import namedtuple
 
-from .lookup import Answer, Lookup, Page, how_it_fits, off_context, release_line, release_numbers, release_remark
+from .lookup import (Answer, Lookup, Page, how_it_fits, off_context, release_line, release_numbers, release_remark,
+                     shows_other_cause)
 from .paste import PASTE_RULES
 from .rule import LITERAL, MATCH, NONE, WEAK
 from .terminal import Painter, is_terminal, wants_colour, wrap
@@ -41,6 +43,10 @@ HEADLINES = {
     WEAK: ("warn", "✘ 附录A 没有收录这条报错。下面几条只是字面相近，不一定相关："),
     NONE: ("warn", "✘ 附录A 没有收录这条报错，也没有字面相近的条目。"),
 }
+# A query in Chinese describes what the reader sees rather than quoting an error: "this error is
+# not covered" would answer something not asked (the page's box says it the same way).
+DESCRIBED_WEAK = "✘ 附录A 没有这句原文。按字面最接近的几条如下，不一定就是你遇到的情况："
+_CJK = re.compile("[\u3400-\u9fff]")
 
 
 class UsageError(Exception):
@@ -173,6 +179,8 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
     if answer.message_missing:
         return wrap(paint(f"✘ {PASTE_RULES['missing_message_note']}。", "warn"), width)
     style, headline = HEADLINES[answer.verdict]
+    if answer.verdict == WEAK and _CJK.search(answer.query):
+        headline = DESCRIBED_WEAK
     lines = wrap(paint(headline.format(how=how_it_fits(answer.fit)), style), width)
     if answer.others:
         which = "本页能解释的第一条" if answer.verdict in (LITERAL, MATCH) else "第一条"
@@ -195,6 +203,9 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
             if off_context(entry, text):
                 lines += wrap(paint(f"⚠️ 你的 traceback 没有经过 {'、'.join(entry['context_code'])}：这一条多半不是你的情况", "warn"),
                               width, INDENT)
+        if shows_other_cause(entry, text):
+            shown = "、".join(other for other in entry["unless_shown"] if other in text)
+            lines += wrap(paint(f"⚠️ 你贴的内容里有 {shown}：多半是这一条没讲的另一种原因", "warn"), width, INDENT)
         lines += wrap(paint.markdown(entry["cause"]), width, INDENT)
         chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])
         if chapters:

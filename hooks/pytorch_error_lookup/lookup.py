@@ -111,6 +111,13 @@ def shows_call(entry: dict, text: str) -> bool:
                for call in entry.get("called_through") or ())
 
 
+def shows_other_cause(entry: dict, text: str) -> bool:
+    """Whether `text` shows a situation the row's cause does not explain (its `unless_shown`:
+    `requires_grad` where an empty parameter list came from frozen parameters), anywhere in it:
+    a frame's code line or the reader's own words. Plain text, as written."""
+    return any(shown in text for shown in entry.get("unless_shown") or ())
+
+
 _RELEASE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 
 
@@ -218,9 +225,11 @@ class Lookup:
         fixed-width wraps undone (paste.reduce_paste). With `rank=False`, an error the page does
         not explain is answered `none` without ranking (a caller that only needs to know)."""
         errors = reduce_paste(text)
-        # A row whose context (`torch.load`) the pasted traceback never passes through is not
-        # the reader's situation: its template does not count (it may still be suggested).
-        skip = frozenset(entry["id"] for page in self.pages for entry in page.entries if off_context(entry, text))
+        # A row whose context (`torch.load`) the pasted traceback never passes through, or whose
+        # `unless_shown` the paste shows, is not the reader's situation: its templates do not
+        # count (it may still be suggested).
+        skip = frozenset(entry["id"] for page in self.pages for entry in page.entries
+                         if off_context(entry, text) or shows_other_cause(entry, text))
         # A wording another situation prints too is a row's when the paste shows the row's call.
         called = frozenset(entry["id"] for page in self.pages for entry in page.entries if shows_call(entry, text))
         for error in errors:

@@ -203,7 +203,9 @@ def rules_script(page) -> str:
                # through it rules the row out (pytorch_error_lookup.lookup.off_context).
                "context_code": {row.id: list(row.context_code) for row in page.rows("errors") if row.context_code},
                "called_through": {row.id: list(row.called_through) for row in page.rows("errors")
-                                  if row.called_through}}
+                                  if row.called_through},
+               # What shows a cause the row does not explain (lookup.shows_other_cause).
+               "unless_shown": {row.id: list(row.unless_shown) for row in page.rows("errors") if row.unless_shown}}
     return f"globalThis.{RULES_GLOBAL}={json.dumps(payload, ensure_ascii=False, separators=(',', ':'))};\n"
 
 

@@ -97,6 +97,8 @@ def _page_data(site_page, renderer: Renderer) -> dict:
                 # The calls its mistake is made through: a paste showing one is this row's even
                 # in words another situation prints too.
                 "called_through": list(getattr(entry, "called_through", ())),
+                # What shows another cause (`requires_grad`): a paste showing it is not this row's.
+                "unless_shown": list(getattr(entry, "unless_shown", ())),
                 "cause": cause,  # inline Markdown: the terminal shows code spans as `code`
                 "chapters": [{"id": chapter, "title": book.chapter(chapter).title}
                              for chapter in getattr(entry, "chapters", ())],

@@ -241,6 +241,9 @@ class ErrorEntry:
     # The calls its mistake is made through (`F.linear`, `@`): a wording another situation prints
     # too (a near miss's) is this row's when the paste shows one of them.
     called_through: tuple[str, ...] = ()
+    # Code or words that show another cause (`requires_grad`: frozen parameters filtered out):
+    # a paste showing one is not this row's (pytorch_error_lookup.lookup.shows_other_cause).
+    unless_shown: tuple[str, ...] = ()
     reproducer: Reproducer | None = None
     verification: Verification | None = None  # the reference run (verification.yml)
     releases: ReleaseRuns = ReleaseRuns()  # the row across the release matrix
@@ -457,7 +460,7 @@ class Checks:
 def _row(kind: str, raw: dict, checks: Checks | None):
     row_type = _ROW_TYPES[kind]
     values = dict(raw)
-    for listed in ("chapters", "own_names", "key_prefixes", "not_with", "called_through", "said_as"):
+    for listed in ("chapters", "own_names", "key_prefixes", "not_with", "called_through", "unless_shown", "said_as"):
         if listed in values:
             values[listed] = tuple(values[listed])
     if checks is not None and kind != "not-covered":

@@ -84,14 +84,32 @@ export function loadCalledThrough(pageKey) {
   return loadPayload(pageKey).then((payload) => payload.called_through ?? {});
 }
 
+/** {row: what shows a cause it does not explain}, for the rows that name one (`requires_grad`). */
+export function loadUnlessShown(pageKey) {
+  return loadPayload(pageKey).then((payload) => payload.unless_shown ?? {});
+}
+
 /**
  * What a pasted (or typed) text shows about its context, for bestFit: `skip`, the rows it never
- * passed through the context of (offContextRows), and `called`, the rows it shows a call of
- * (calledRows). As pytorch_error_lookup.lookup reads the whole text it is given.
+ * passed through the context of (offContextRows) or shows another cause of (otherCauseRows),
+ * and `called`, the rows it shows a call of (calledRows). As pytorch_error_lookup.lookup reads
+ * the whole text it is given.
  */
 export async function loadContextReader(pageKey) {
-  const [contextCode, calledThrough] = await Promise.all([loadContextCode(pageKey), loadCalledThrough(pageKey)]);
-  return (text) => ({ skip: offContextRows(contextCode, text), called: calledRows(calledThrough, text) });
+  const [contextCode, calledThrough, unlessShown] = await Promise.all(
+    [loadContextCode(pageKey), loadCalledThrough(pageKey), loadUnlessShown(pageKey)]);
+  return (text) => ({
+    skip: new Set([...offContextRows(contextCode, text), ...otherCauseRows(unlessShown, text)]),
+    called: calledRows(calledThrough, text),
+  });
+}
+
+/**
+ * The rows `text` shows a cause of that they do not explain (their `unless_shown`, as plain
+ * text: pytorch_error_lookup.lookup.shows_other_cause).
+ */
+export function otherCauseRows(unlessShown, text) {
+  return new Set(Object.entries(unlessShown).filter(([, shown]) => shown.some((it) => text.includes(it))).map(([row]) => row));
 }
 
 const FRAME = /^[ \t]*File "[^"\n]*", line \d+/m;
