@@ -108,15 +108,16 @@ PASTE_RULES: dict = {
     "stack": r"^[ \t]*(?:Traceback \(most recent call last\)|File \"[^\"\n]*\", line [0-9]+|Cell In ?\[[0-9]*\], line [0-9]+|<ipython-input-)",
     # A message quoted in a sentence (`it says "leaf Variable that requires grad is being used in
     # an in-place operation" when…`): each quoted run of at least `quoted_words` words is one more
-    # reading of its error. A quote opens and closes at a word's edge, not inside `don't`.
-    "quoted": [
-        r"(?<![A-Za-z0-9_])\"([^\"\n]+)\"(?![A-Za-z0-9_])",
-        r"(?<![A-Za-z0-9_])'([^'\n]+)'(?![A-Za-z0-9_])",
-        r"(?<![A-Za-z0-9_])`([^`\n]+)`(?![A-Za-z0-9_])",
-        "\u201c([^\u201d\n]+)\u201d",  # “…”
-        "\u2018([^\u2019\n]+)\u2019",  # ‘…’
-        "\u300c([^\u300d\n]+)\u300d",  # 「…」
-    ],
+    # reading of its error. A quote opens and closes at a word's edge, not inside `don't`. (By
+    # the opening quote: a pattern is compiled only for a text that holds its quote.)
+    "quoted": {
+        '"': r"(?<![A-Za-z0-9_])\"([^\"\n]+)\"(?![A-Za-z0-9_])",
+        "'": r"(?<![A-Za-z0-9_])'([^'\n]+)'(?![A-Za-z0-9_])",
+        "`": r"(?<![A-Za-z0-9_])`([^`\n]+)`(?![A-Za-z0-9_])",
+        "\u201c": "\u201c([^\u201d\n]+)\u201d",  # “…”
+        "\u2018": "\u2018([^\u2019\n]+)\u2019",  # ‘…’
+        "\u300c": "\u300c([^\u300d\n]+)\u300d",  # 「…」
+    },
     "quoted_word": r"(?<![A-Za-z0-9_.])[A-Za-z]{2,}(?![A-Za-z0-9_(])",  # a word, not part of a name or a call
     "quoted_words": 4,
     "missing_message_note": "这段只有调用栈，缺了最后一行的报错本身（形如 RuntimeError: …）：把 Traceback 的最后几行一起贴进来再查",
@@ -140,19 +141,18 @@ class PastedError(namedtuple("PastedError", "text unwrapped quoted", defaults=(N
 
 class _Compiled(dict):
     """PASTE_RULES' patterns, each compiled the first time a paste needs it: the command's start
-    pays only for those (compiling them all is a good part of it). A list's patterns are
-    `(key, index)`."""
+    pays only for those (compiling them all is a good part of it). A pattern of a table (the
+    quotes') is `(key, its key there)`."""
 
     def __missing__(self, key) -> re.Pattern[str]:
-        name, index = key if isinstance(key, tuple) else (key, None)
+        name, inner = key if isinstance(key, tuple) else (key, None)
         flags = re.MULTILINE | (re.IGNORECASE if name == "continues" else 0)
-        pattern = PASTE_RULES[name] if index is None else PASTE_RULES[name][index]
+        pattern = PASTE_RULES[name] if inner is None else PASTE_RULES[name][inner]
         self[key] = compiled = re.compile(pattern, flags)
         return compiled
 
 
 _R = _Compiled()
-_QUOTED_KEYS = [("quoted", index) for index in range(len(PASTE_RULES["quoted"]))]
 
 
 def _any_of(patterns: list[str]) -> re.Pattern[str]:
@@ -248,7 +248,7 @@ def _quoted(joined: str, text: str) -> tuple[str, ...]:
     """The messages quoted in an error's text (its Markdown still in: a `code` span is a quote),
     in the order they appear, once each: runs of at least `quoted_words` words, not the whole."""
     found = [(match.start(), _R["markup"].sub("", match.group(1)).strip())
-             for key in _QUOTED_KEYS for match in _R[key].finditer(joined)]
+             for opener in PASTE_RULES["quoted"] if opener in joined for match in _R["quoted", opener].finditer(joined)]
     spans = [span for _, span in sorted(found, key=lambda pair: pair[0])
              if span != text and len(_R["quoted_word"].findall(span)) >= PASTE_RULES["quoted_words"]]
     return tuple(dict.fromkeys(spans))

@@ -37,7 +37,7 @@ function compile(rules) {
       messageLine: one("message_line"),
       raiseLine: one("raise_line"),
       stack: one("stack"),
-      quoted: rules.quoted.map((pattern) => new RegExp(pattern, "gm")),
+      quoted: Object.entries(rules.quoted).map(([opener, pattern]) => [opener, new RegExp(pattern, "gm")]),
       quotedWord: one("quoted_word", "gm"),
     };
     compiledRules.set(rules, compiled);
@@ -97,7 +97,7 @@ function oneLine(text, re) {
 /** The messages quoted in an error's text (`joined`: its Markdown still in, so that a `code` span
  * is a quote), in the order they appear, once each: runs of at least `quoted_words` words. */
 function quotedIn(joined, text, rules, re) {
-  const found = re.quoted.flatMap((pattern) => [...joined.matchAll(pattern)]
+  const found = re.quoted.filter(([opener]) => joined.includes(opener)).flatMap(([, pattern]) => [...joined.matchAll(pattern)]
     .map((match) => [match.index, strip(match[1].replace(re.markup, ""))]));
   found.sort((a, b) => a[0] - b[0]);
   const spans = found.map(([, span]) => span)
