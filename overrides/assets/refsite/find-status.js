@@ -26,3 +26,6 @@ export function matchStatus(current, count, entryCount, { messagePart = false, l
 
 /** Said while the page's text is still being read and nothing was found in what was read. */
 export const STILL_COUNTING = "还在读这一页的正文，稍等";
+
+/** Said when the templates or the index did not load: no verdict can be given. */
+export const RULES_FAILED = "本页没有这段原文；比对用的索引没能加载，没法判断是否收录。";

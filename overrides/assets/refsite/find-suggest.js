@@ -5,6 +5,7 @@
 // chapter map; or nothing at all (`none`). Only a `match` is landed on with Enter.
 
 import { foldQuery } from "./find-fold.js";
+import { RULES_FAILED } from "./find-status.js";
 import { MATCH, NONE, WEAK, bestFit, loadContextReader, loadRules, verdictFor } from "./find-verdict.js";
 
 const LABEL_LENGTH = 140;
@@ -72,7 +73,7 @@ export class Suggestions {
     } catch (error) {
       if (generation !== this.generation) return;
       this.deciding = false;
-      this.status.set("本页没有这段原文；比对用的索引没能加载，没法判断是否收录。");
+      this.status.set(RULES_FAILED);
       console.warn("refsite find:", error);
       return;
     }

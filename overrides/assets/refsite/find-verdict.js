@@ -4,44 +4,14 @@
 // the row templates in find-index/<page>.rules.js (loadRules). This module applies them in the
 // same order; tests/fixtures/lookup_cases.yml holds the labelled cases both sides are tested on.
 
+import { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
 import { loadScript } from "./find-script.js";
 
-export const LITERAL = "literal";
-export const MATCH = "match";
-export const WEAK = "weak";
-export const NONE = "none";
+// (The rule's constants and the steps a keystroke needs live in find-rule.js, loaded with the
+// page; this module, needed only for text that is not on the page or for a paste, comes later.)
+export { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor };
 
 const RULES_GLOBAL = "refsiteFindRules";
-
-/**
- * The rule's own patterns, as pytorch_error_lookup.rule wrote them on the form: `exception`
- * (`RuntimeError: ` and the like at the start of a pasted line), `messageStart` (where each error
- * message of a folded pasted text starts), and the words a message needs to count.
- */
-export function patternsOf(form) {
-  return {
-    exception: new RegExp(form.dataset.findException),
-    messageStart: new RegExp(form.dataset.findMessageStart, "g"),
-    word: new RegExp(form.dataset.findWord, "g"),
-    messageWords: Number(form.dataset.findMessageWords),
-  };
-}
-
-/** Whether `query` starts with an exception's name, as a pasted last line does. */
-export function isPastedLine(query, patterns) {
-  return patterns.exception.test(query);
-}
-
-/**
- * The message of a pasted last line, its exception's name set aside; null if it names none, or
- * if too little is left to count (`KeyError: 0` is on the page by accident).
- */
-export function messageOf(query, patterns) {
-  const found = patterns.exception.exec(query);
-  if (!found) return null;
-  const message = query.slice(found[0].length);
-  return (message.match(patterns.word) ?? []).length >= patterns.messageWords ? message : null;
-}
 
 const payloads = new Map(); // page key -> Promise<{ templates, paste }>
 
@@ -208,14 +178,4 @@ function outranks(a, b) {
   if (a.message !== b.message) return a.message > b.message;
   if (a.fixed !== b.fixed) return a.fixed > b.fixed;
   return a.end > b.end;
-}
-
-/**
- * The order every lookup follows; each argument is what one step found. `explains`: the literal
- * hits are not all in the rows where the page says it leaves this out (九).
- */
-export function verdictFor({ literal, explains = true, fit = null, ranked = [] }) {
-  if (literal) return explains ? LITERAL : WEAK;
-  if (fit) return MATCH;
-  return ranked.length > 0 ? WEAK : NONE;
 }

@@ -3,7 +3,8 @@
 //   find-matches.js      the literal matches (folded page text, match buffers, the current one)
 //   find-paint-window.js which matches are registered with the painter (find-highlight.js)
 //   find-viewport.js     where the sticky box ends, what is on screen, scrolling into view
-//   find-suggest.js      ranked suggestions for text that is not on the page (find-rank.js)
+//   find-suggest.js      ranked suggestions for text that is not on the page (find-rank.js),
+//                        loaded later (find-suggest-deferred.js stands in for it until then)
 //   find-status.js, find-current.js, find-url.js (?find=), find-shortcut.js (`/`)
 // Typing highlights every literal match (folded: case, width, quotes, whitespace; see
 // find-fold.js) in the page's [data-find-text] elements and steps through them. Nothing is ever
@@ -18,12 +19,10 @@ import { Matches } from "./find-matches.js";
 import { skipOffscreenSections } from "./find-offscreen.js";
 import { PaintWindow } from "./find-paint-window.js";
 import { focusOnSlash } from "./find-shortcut.js";
+import { LITERAL, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
 import { STILL_COUNTING, Status, matchStatus } from "./find-status.js";
-import { Suggestions, loadRanking } from "./find-suggest.js";
+import { DeferredSuggestions } from "./find-suggest-deferred.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
-import {
-  LITERAL, bestFit, isPastedLine, loadContextReader, loadPasteRules, loadRules, messageOf, patternsOf, verdictFor,
-} from "./find-verdict.js";
 import { Viewport } from "./find-viewport.js";
 import { mountOnEachPage } from "./progress-mount.js";
 
@@ -50,7 +49,7 @@ function mountFind(doc) {
   const status = new Status(form.querySelector("[data-find-status]"));
   const current = new CurrentEntry();
   const url = new UrlSync();
-  const suggestions = new Suggestions({
+  const suggestions = new DeferredSuggestions({
     list: form.querySelector("[data-find-suggestions]"),
     elsewhere: form.querySelector("[data-find-elsewhere]"),
     status, current, viewport, url,
@@ -74,9 +73,10 @@ function mountFind(doc) {
   // a first paste on a phone's network would otherwise wait round trips for them. (Failures are
   // retried on first use.)
   const stopFetching = whenIdle(() => {
-    loadRules(form.dataset.findPage).catch(() => {});
-    loadRanking().then((ranking) => ranking.fetchIndex(form.dataset.findPage)).catch(() => {});
+    loadVerdict().then(({ loadRules }) => loadRules(form.dataset.findPage)).catch(() => {});
+    import("./find-rank.js").then((ranking) => ranking.fetchIndex(form.dataset.findPage)).catch(() => {});
     loadPasteReader().catch(() => {});
+    suggestions.load().catch(() => {});
   }, { timeout: 2000 });
 
   /** `literal`, `match`, `weak` or `none` (find-verdict.js); empty while the box is empty. */
@@ -164,7 +164,7 @@ function mountFind(doc) {
   }
 
   /** Whether the page explains `reading`: its text (or message) on the page outside 九, or a template fits. */
-  function explainedHere(reading, templates, context) {
+  function explainedHere(reading, templates, context, bestFit) {
     matches.prepare(); // all of the page's text: a paste's answer never rests on part of it
     if (matches.find(reading) && matches.count === 0) {
       const message = messageOf(reading, patterns);
@@ -180,8 +180,10 @@ function mountFind(doc) {
    * of its errors, the first the page explains, else the first; `others` counts the rest.
    */
   async function pastedQuery(pasted) {
-    const [{ reducePaste, messageMissing }, rules, readContext] = await Promise.all([
-      loadPasteReader(), loadPasteRules(form.dataset.findPage), loadContextReader(form.dataset.findPage)]);
+    const [{ reducePaste, messageMissing }, { bestFit, loadContextReader, loadPasteRules, loadRules }] = await Promise.all([
+      loadPasteReader(), loadVerdict()]);
+    const [rules, readContext] = await Promise.all([
+      loadPasteRules(form.dataset.findPage), loadContextReader(form.dataset.findPage)]);
     const errors = reducePaste(pasted, rules);
     const others = Math.max(0, errors.length - 1);
     const missing = messageMissing(pasted, errors, rules);
@@ -192,7 +194,7 @@ function mountFind(doc) {
     const templates = await loadRules(form.dataset.findPage);
     for (const error of errors) {
       for (const reading of error.readings) {
-        if (explainedHere(reading, templates, context)) return { query: reading, others, explained: true, context };
+        if (explainedHere(reading, templates, context, bestFit)) return { query: reading, others, explained: true, context };
       }
     }
     // A traceback cut before its message: "not covered" would be a guess, so say what is missing.
@@ -282,6 +284,11 @@ function mountFind(doc) {
 /** How a paste is read (find-paste.js), imported when first needed, as the ranked half is. */
 function loadPasteReader() {
   return import("./find-paste.js");
+}
+
+/** The templates' rule and the data it reads (find-verdict.js), imported when first needed. */
+function loadVerdict() {
+  return import("./find-verdict.js");
 }
 
 // Material's instant navigation swaps pages without reloading scripts: mount on each page.
