@@ -1,6 +1,7 @@
 // The verdict's order and the rule's patterns a keystroke needs: the part of find-verdict.js
-// that loads with the page (the templates, the context reader and the paste rules load when a
-// query is not on the page, with the lazy file). The rule is pytorch_error_lookup/rule.py's.
+// that loads with the page (the code that applies the templates and reads a paste's context
+// comes with the lazy file, when a query is not on the page). The rule is
+// pytorch_error_lookup/rule.py's.
 
 export const LITERAL = "literal";
 export const MATCH = "match";

@@ -9,6 +9,7 @@ import { RULES_FAILED } from "./find-status.js";
 import { MATCH, NONE, WEAK, bestFit, loadContextReader, loadRules, verdictFor } from "./find-verdict.js";
 
 const LABEL_LENGTH = 140;
+const CJK = /[\u3400-\u9fff]/;
 
 /** How a `match` fits (pytorch_error_lookup.lookup.how_it_fits, in the page's words). */
 function howItFits({ saidBy, described }) {
@@ -16,11 +17,10 @@ function howItFits({ saidBy, described }) {
   if (saidBy) return `你贴的是 ${saidBy}${saidBy.endsWith("）") ? "" : " "}的一种说法，本页列的是它今天的原文`;
   return "本页没有逐字的原文，只差你自己的名字、形状或数字";
 }
-const CJK = /[\u3400-\u9fff]/;
 
 /** The ranked half (find-rank.js and its tokenizer), imported when first needed: no reader
  * waits for it at load (find.js fetches it at idle), and most never need it. */
-export function loadRanking() {
+function loadRanking() {
   return import("./find-rank.js");
 }
 

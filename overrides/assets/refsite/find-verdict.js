@@ -5,59 +5,15 @@
 // same order; tests/fixtures/lookup_cases.yml holds the labelled cases both sides are tested on.
 
 import { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
-import { loadScript } from "./find-script.js";
+import {
+  loadCalledThrough, loadContextCode, loadPasteRules, loadRules, loadUnlessShown, rulesUrl,
+} from "./find-rules-data.js";
 
-// (The rule's constants and the steps a keystroke needs live in find-rule.js, loaded with the
-// page; this module, needed only for text that is not on the page or for a paste, comes later.)
+// (The rule's constants, the steps a keystroke needs and the data loaders live in find-rule.js
+// and find-rules-data.js, loaded with the page; this module, needed only for text that is not
+// on the page or for a paste, comes later.)
 export { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor };
-
-const RULES_GLOBAL = "refsiteFindRules";
-
-const payloads = new Map(); // page key -> Promise<{ templates, paste }>
-
-export function rulesUrl(pageKey) {
-  return new URL(`./find-index/${pageKey}.rules.js`, import.meta.url).href;
-}
-
-function loadPayload(pageKey) {
-  if (!payloads.has(pageKey)) {
-    payloads.set(pageKey, loadScript(rulesUrl(pageKey)).then(() => {
-      // The script ran before its load event: take what it set.
-      const payload = globalThis[RULES_GLOBAL];
-      delete globalThis[RULES_GLOBAL];
-      return payload;
-    }).catch((error) => {
-      payloads.delete(pageKey);
-      throw error;
-    }));
-  }
-  return payloads.get(pageKey);
-}
-
-/** This page's templates, loaded on first use. */
-export function loadRules(pageKey) {
-  return loadPayload(pageKey).then((payload) => payload.templates);
-}
-
-/** The paste reduction's rules (pytorch_error_lookup.paste.PASTE_RULES), from the same script. */
-export function loadPasteRules(pageKey) {
-  return loadPayload(pageKey).then((payload) => payload.paste);
-}
-
-/** {row: the code its context names}, for the rows that have one (`torch.load`). */
-export function loadContextCode(pageKey) {
-  return loadPayload(pageKey).then((payload) => payload.context_code ?? {});
-}
-
-/** {row: the calls its mistake is made through}, for the rows that have them (`F.linear`). */
-export function loadCalledThrough(pageKey) {
-  return loadPayload(pageKey).then((payload) => payload.called_through ?? {});
-}
-
-/** {row: what shows a cause it does not explain}, for the rows that name one (`requires_grad`). */
-export function loadUnlessShown(pageKey) {
-  return loadPayload(pageKey).then((payload) => payload.unless_shown ?? {});
-}
+export { loadCalledThrough, loadContextCode, loadPasteRules, loadRules, loadUnlessShown, rulesUrl };
 
 /**
  * What a pasted (or typed) text shows about its context, for bestFit: `skip`, the rows it never

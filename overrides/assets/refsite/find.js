@@ -20,6 +20,7 @@ import { skipOffscreenSections } from "./find-offscreen.js";
 import { PaintWindow } from "./find-paint-window.js";
 import { focusOnSlash } from "./find-shortcut.js";
 import { LITERAL, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
+import { loadPasteRules, loadRules } from "./find-rules-data.js";
 import { STILL_COUNTING, Status, matchStatus } from "./find-status.js";
 import { DeferredSuggestions } from "./find-suggest-deferred.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
@@ -73,7 +74,7 @@ function mountFind(doc) {
   // a first paste on a phone's network would otherwise wait round trips for them. (Failures are
   // retried on first use.)
   const stopFetching = whenIdle(() => {
-    loadVerdict().then(({ loadRules }) => loadRules(form.dataset.findPage)).catch(() => {});
+    loadRules(form.dataset.findPage).catch(() => {});
     import("./find-rank.js").then((ranking) => ranking.fetchIndex(form.dataset.findPage)).catch(() => {});
     loadPasteReader().catch(() => {});
     suggestions.load().catch(() => {});
@@ -180,10 +181,10 @@ function mountFind(doc) {
    * of its errors, the first the page explains, else the first; `others` counts the rest.
    */
   async function pastedQuery(pasted) {
-    const [{ reducePaste, messageMissing }, { bestFit, loadContextReader, loadPasteRules, loadRules }] = await Promise.all([
-      loadPasteReader(), loadVerdict()]);
-    const [rules, readContext] = await Promise.all([
-      loadPasteRules(form.dataset.findPage), loadContextReader(form.dataset.findPage)]);
+    // The code (the lazy file) and the data (the page's rules script) are fetched side by side.
+    const [{ reducePaste, messageMissing }, { bestFit, loadContextReader }, rules] = await Promise.all([
+      loadPasteReader(), loadVerdict(), loadPasteRules(form.dataset.findPage)]);
+    const readContext = await loadContextReader(form.dataset.findPage);
     const errors = reducePaste(pasted, rules);
     const others = Math.max(0, errors.length - 1);
     const missing = messageMissing(pasted, errors, rules);
