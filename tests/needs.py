@@ -22,6 +22,9 @@ def _torch() -> str | None:
     installed = importlib.metadata.version("torch")
     if not installed.startswith(TORCH):
         return f"the stamps are for torch {TORCH}, this Python has {installed}: pip install torch=={TORCH}"
+    # Rows' reproducers call numpy (`tensor.numpy()`, `torch.from_numpy`); torch installs without it.
+    if importlib.util.find_spec("numpy") is None:
+        return "numpy is not importable here, and the reproducers use it: pip install numpy"
     return None
 
 
