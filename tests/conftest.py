@@ -7,6 +7,7 @@ firefox-esr are found, or installed on a fresh Debian machine, by `system_tools`
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -79,6 +80,20 @@ def serve(directory: Path):
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+@contextlib.contextmanager
+def serving(directory: Path, *pages):
+    """A server over `directory` for one test's pages, yielding its root URL. The pages leave it
+    before it stops: a request still in flight then (a script fetched at idle) is aborted, as
+    leaving a page aborts it, instead of failing with a connection reset."""
+    server = serve(directory)
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        for page in pages:
+            page.goto("about:blank")
+        server.shutdown()
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from playwright.sync_api import expect
 
-from conftest import copy_project, mkdocs_build, serve
+from conftest import copy_project, mkdocs_build, serving
 from progress_support import APPENDIX, BOOK_INDEX, TOTAL, checkin, ticks, units_on_site
 
 pytestmark = pytest.mark.browser
@@ -45,9 +45,7 @@ def test_reordering_removing_and_adding_checkpoints_keeps_the_right_ticks(tmp_pa
     original = yaml.safe_load((project / "data/pytorch/appendix-a.yml").read_text(encoding="utf-8"))["checkpoints"]
     removed, kept_a, kept_b = original[0], original[2], original[5]
     build(project, site)
-    server = serve(site)
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
-    try:
+    with serving(site, page) as url:
         page.goto(url + APPENDIX)
         for index in (0, 2, 5):
             ticks(page).nth(index).check()
@@ -80,8 +78,6 @@ def test_reordering_removing_and_adding_checkpoints_keeps_the_right_ticks(tmp_pa
         assert ticked_questions(page)[questions[removed["id"]]] is True
         page.goto(url)
         expect(page.locator(TOTAL)).to_have_text(f"4/{units_on_site(site)}")
-    finally:
-        server.shutdown()
 
 
 def ticked_questions_on(page, url):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, copy_project, mkdocs_build, serve
+from conftest import ROOT, copy_project, mkdocs_build, serving
 from find_support import open_reference, status
 from progress_support import storage_key, stored, ticks
 from refsite.model import DIFFERING_KINDS
@@ -174,12 +174,9 @@ def test_the_matrix_adds_no_search_hits(tmp_path, built_site, site_url, page):
         path.unlink()
     result = mkdocs_build(project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
-    server = serve(tmp_path / "site")
-    try:
-        without = find_count(page, f"http://127.0.0.1:{server.server_address[1]}/", "2.6")
+    with serving(tmp_path / "site", page) as url:
+        without = find_count(page, url, "2.6")
         assert page.locator(".rs-releases", has_text="2.6.0").count() == 0
-    finally:
-        server.shutdown()
     with_matrix = find_count(page, site_url, "2.6")
     assert page.locator('.rs-releases[data-releases*="2.6.0:"]').count() > 40
     assert page.locator(".rs-releases", has_text="2.6.0").count() > 0  # "2.6" is on screen there

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
-from conftest import ROOT, copy_project, mkdocs_build, serve
+from conftest import ROOT, copy_project, mkdocs_build, serve, serving
 
 pytestmark = pytest.mark.browser
 
@@ -161,19 +161,16 @@ def test_hostile_text_in_the_data_is_shown_as_text(tmp_path, new_page):
     result = mkdocs_build(project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
 
-    server = serve(tmp_path / "site")
-    try:
-        page = new_page()
-        dialogs = []
-        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-        page.goto(f"http://127.0.0.1:{server.server_address[1]}/{APPENDIX}")
+    page = new_page()
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    with serving(tmp_path / "site", page) as url:
+        page.goto(url + APPENDIX)
         row = page.locator("#inference-tensor-saved")
         assert row.locator("[data-fragment]").text_content() == hostile
         assert hostile.replace("__init__", "") in row.locator("td").nth(1).inner_text().replace("__init__", "")
         assert not dialogs
         assert row.locator("script, img").count() == 0
-    finally:
-        server.shutdown()
 
 
 @pytest.mark.parametrize("width", [1280, 390])
