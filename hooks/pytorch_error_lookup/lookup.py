@@ -274,11 +274,12 @@ def load_data() -> dict:
     in the user's cache under a digest of data/ and the code that builds it, so that only the
     first call after a change pays for the build)."""
     # Installed as files: os.path, not importlib.resources or pathlib (each costs the command's
-    # start more than reading the file does).
+    # start more than reading the file does). Read as bytes: json decodes UTF-8 itself in 1.6 ms,
+    # where a text-mode file takes 2.6.
     packaged = os.path.join(os.path.dirname(__file__), DATA_FILE)
     if os.path.isfile(packaged):
-        with open(packaged, encoding="utf-8") as file:
-            return json.load(file)
+        with open(packaged, "rb") as file:
+            return json.loads(file.read())
     from pathlib import Path  # a source checkout only
 
     checkout = Path(__file__).resolve().parents[2]

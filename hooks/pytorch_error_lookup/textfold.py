@@ -23,7 +23,6 @@ QUOTES = {"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"'
 INVISIBLE_CLASS = "\u00ad\u200b-\u200f\u2060\ufeff"
 
 _QUOTES = str.maketrans(QUOTES)
-_INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]")
 _ANSI_ESCAPE = re.compile("\x1b\\[[0-9;]*[A-Za-z]")
 _URL = re.compile(r"https?://[^ \t\r\n]+")
 
@@ -47,10 +46,18 @@ _CHAIN_LINES = re.compile(
 _WORD = "([A-Za-z0-9_]+)|([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+)"
 
 
+# _WORD for a text with no CJK in it (the second group never takes part).
+_ASCII_WORDS = re.compile("([A-Za-z0-9_]+)()")
+
+
+def _words(text: str) -> re.Pattern[str]:
+    return _ASCII_WORDS if text.isascii() else _cjk_words()
+
+
 @functools.cache
-def _words() -> re.Pattern[str]:
-    # Compiled on first use: only a query the page does not cover is ranked (its CJK ranges make
-    # it the dearest pattern to compile).
+def _cjk_words() -> re.Pattern[str]:
+    # Compiled on first use, and only for a text that is not ASCII: its CJK ranges make it the
+    # dearest pattern to compile (1 ms of a command's start).
     return re.compile(_WORD)
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # Parts that differ from reader to reader and say nothing about the error: numbers, shapes
@@ -61,8 +68,15 @@ _NUMERIC = re.compile(r"^(?:\d+(?:x\d+)*|0x[0-9a-f]+)$")
 def normalize(text: str) -> str:
     """Fold the ways pasted text varies: width (NFKC, which also turns `…` into `...`), curly
     quotes, invisible characters."""
+    if text.isascii():  # nothing to fold, and no pattern to compile at a command's start
+        return text
     text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
-    return _INVISIBLE.sub("", text)
+    return _invisible().sub("", text)
+
+
+@functools.cache
+def _invisible() -> re.Pattern[str]:
+    return re.compile(f"[{INVISIBLE_CLASS}]")
 
 
 def strip_traceback_noise(text: str) -> str:
@@ -105,7 +119,8 @@ def tokenize(text: str, *, cjk: bool = True) -> list[str]:
     """Terms of `text` for the ranked index, in order, repeats kept (they count as frequency).
     With `cjk=False`, runs of Chinese, Japanese or Korean are left out: only the Latin words."""
     tokens: list[str] = []
-    for match in _words().finditer(strip_traceback_noise(normalize(text))):
+    text = strip_traceback_noise(normalize(text))
+    for match in _words(text).finditer(text):
         latin, run = match.groups()
         if latin:
             tokens.extend(_word_tokens(latin))

@@ -105,7 +105,7 @@ class Renderer:
         self.env.globals["find_patterns"] = {
             "exception": lookup_rule.EXCEPTION_PREFIX.pattern,
             "message_start": lookup_rule.MESSAGE_START.pattern,
-            "word": lookup_rule.WORD.pattern,
+            "word": lookup_rule.WORD,
             "message_words": lookup_rule.MESSAGE_WORDS,
         }
         self.manifest = progress_manifest(site)
