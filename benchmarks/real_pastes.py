@@ -41,13 +41,24 @@ def judge(paste: dict, verdict: str, first: str | None) -> str:
     return "wrong" if verdict in CONFIDENT else "right"
 
 
-def terminal_answers(pastes: list[dict]) -> list[tuple[str, str | None]]:
+def terminal_answers(pastes: list[dict]) -> tuple[list[tuple[str, str | None]], list[str | None]]:
+    """(verdict, first row) for each paste, and for each covered paste told unsure, why
+    (`UNSURE_KINDS`)."""
     lookup = Lookup.installed()
-    answers = []
+    answers, unsure = [], []
     for paste in pastes:
         answer = lookup(paste["paste"])
         answers.append((answer.verdict, answer.ids[0] if answer.ids else None))
-    return answers
+        unsure.append(None if judge(paste, *answers[-1]) != "unsure" else
+                      "no message" if answer.message_missing else
+                      "row first" if answers[-1][1] == paste["lands_on"] else
+                      "row suggested" if paste["lands_on"] in answer.ids else "row not suggested")
+    return answers, unsure
+
+
+# Why a covered paste was told unsure: its traceback was cut before the message; its row came
+# first but without confidence; its row was among the suggestions; or not among them.
+UNSURE_KINDS = ("no message", "row first", "row suggested", "row not suggested")
 
 
 def page_answers(pastes: list[dict]) -> list[tuple[str, str | None]]:
@@ -70,14 +81,22 @@ def report(title: str, pastes: list[dict], answers: list[tuple[str, str | None]]
             print(f"{part:<9} {group:<10} {n:>4} {share('right'):>12} {share('unsure'):>12} {counts['wrong']:>6}")
 
 
+def report_unsure(pastes: list[dict], unsure: list[str | None]) -> None:
+    print("\ncovered pastes told unsure, by why (terminal)")
+    for part in (real_pastes.TUNE, real_pastes.HELD_OUT):
+        counts = Counter(kind for paste, kind in zip(pastes, unsure) if paste["part"] == part and kind)
+        print(f"{part:<9} " + ", ".join(f"{kind} {counts[kind]}" for kind in UNSURE_KINDS))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--page", action="store_true", help="also paste each into 附录A in Chromium")
     parser.add_argument("--misses", action="store_true", help="list the tune part's misses")
     args = parser.parse_args(argv)
     pastes = real_pastes.load()
-    answers = terminal_answers(pastes)
+    answers, unsure = terminal_answers(pastes)
     report("terminal (pytorch-error-lookup)", pastes, answers)
+    report_unsure(pastes, unsure)
     if args.page:
         page = page_answers(pastes)
         report("page (附录A's box, a real paste event)", pastes, page)
