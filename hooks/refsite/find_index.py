@@ -63,7 +63,7 @@ def documents_for(page) -> list[dict[str, str]]:
                 # words are too common to say `match` (the suggestions of a `weak` answer).
                 wild = entry.reproducer.seen_in_the_wild if entry.reproducer else ()
                 head = [entry.fragment, entry.second_line, *(wording for wording, *_ in entry.releases.wordings),
-                        *(wording for wording, *_ in wild)]
+                        *(seen.wording for seen in wild)]
                 body = [entry.preface, entry.context, entry.cause]
             elif section.kind == "symptoms":
                 head, body = [entry.symptom], [entry.truth]

@@ -87,7 +87,8 @@ def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None
             others = [message for row_id, message in outputs if row_id != entry.id]
             wordings = [(wording, [name for path in paths for name in variant_names.get(path, ())], releases, None)
                         for wording, releases, paths in entry.releases.wordings]
-            wordings += [(wording, [], (), torch or "0.x") for wording, _, torch in program.seen_in_the_wild] if program else []
+            wordings += [(seen.wording, seen.own_names, (), seen.torch or "0.x")
+                         for seen in program.seen_in_the_wild] if program else []
             compiled = [_loosest(entry.id, wording, [*entry.own_names, *names], others, structure)
                         for wording, names, *_ in wordings]
             # Wordings that differ only in a slot (the source path after ` at `) are one template:

@@ -22,6 +22,16 @@ class Chapter:
     scope: str
 
 
+@dataclass(frozen=True)
+class SeenInTheWild:
+    """A wording seen only in a real paste (from a release that does not install here): never
+    reproduced. `own_names`: the words in it that are the reader's (`torch.cuda.FloatTensor`)."""
+    wording: str
+    source: str
+    torch: str | None = None
+    own_names: tuple[str, ...] = ()
+
+
 def code_sha(code: str) -> str:
     """Names one version of a reproducer; a result written for another version is stale."""
     return hashlib.sha256(code.encode()).hexdigest()[:12]
@@ -46,8 +56,8 @@ class Reproducer:
     # Other call paths of the same mistake, by name: programs run and recorded like `code`.
     variants: tuple[tuple[str, str], ...] = ()
     variant_own_names: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a variant's readers' own words
-    # Wordings seen only in real pastes (wording, source, torch): never reproduced here.
-    seen_in_the_wild: tuple[tuple[str, str, str | None], ...] = ()
+    # Wordings seen only in real pastes: never reproduced here.
+    seen_in_the_wild: tuple[SeenInTheWild, ...] = ()
     # Programs that make another error readers mistake for this row's, by name: (name, code,
     # what it is instead). Run and recorded like variants; none of the row's other wordings,
     # nor any partial template, may fit what they print (refsite.find_rules).
@@ -479,7 +489,8 @@ def reproducers_from_raw(raw: dict) -> dict[str, Reproducer]:
                                    (name, tuple(variant["own_names"]))
                                    for name, variant in (program.get("variants") or {}).items()
                                    if not isinstance(variant, str)),
-                               seen_in_the_wild=tuple((seen["wording"], seen["source"], seen.get("torch"))
+                               seen_in_the_wild=tuple(SeenInTheWild(seen["wording"], seen["source"], seen.get("torch"),
+                                                                    tuple(seen.get("own_names", ())))
                                                       for seen in program.get("seen_in_the_wild", ())),
                                near_misses=tuple((name, near["code"], near["is"])
                                                  for name, near in (program.get("near_misses") or {}).items()))
