@@ -93,3 +93,10 @@ def test_in_jupyter_the_note_is_html_with_a_clickable_link(monkeypatch):
     assert "<code>4 != 5</code>" in html and "<script" not in html
     unpublished = Note(answer, None)._repr_html_()
     assert "<code>!pytorch-error-lookup --explain matmul-shapes</code>" in unpublished and "href" not in unpublished
+
+
+def test_an_older_releases_wording_is_named_as_the_raised_error_not_a_paste():
+    """The reader raised it in a cell, they did not paste it."""
+    old = "RuntimeError: size mismatch, m1: [8 x 16], m2: [32 x 4] at /pytorch/aten/src/TH/generic/THTensorMath.cpp:940"
+    headline = Note(Lookup.installed()(old), None).headline()
+    assert "这个报错是 torch 1." in headline and "一种说法" in headline and "你贴的" not in headline

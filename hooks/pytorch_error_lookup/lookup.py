@@ -182,15 +182,17 @@ class Answer(namedtuple("Answer", "verdict page ids query others message_missing
         return [self.page.entry_by_id[entry_id] for entry_id in self.ids] if self.page else []
 
 
-def how_it_fits(fit) -> str:
+def how_it_fits(fit, *, raised: bool = False) -> str:
     """How a `match` fits, as the terminal and the notebook say it: a row's text with only the
     reader's own names and numbers changed, another release's wording of it (Template.said_by),
-    or a symptom described in the reader's words. (find-suggest.js says the same on the page.)"""
+    or a symptom described in the reader's words. (find-suggest.js says the same on the page.)
+    `raised`: the notebook's error was raised, not pasted."""
     if fit is not None and fit.described:
         return "有一条讲的正是你描述的现象"
     if fit is not None and fit.said_by:
         space = "" if fit.said_by.endswith("）") else " "
-        return f"有一条对上了：你贴的是 {fit.said_by}{space}的一种说法（下面是它在本页的原文）"
+        subject = "这个报错是" if raised else "你贴的是"
+        return f"有一条对上了：{subject} {fit.said_by}{space}的一种说法（下面是它在本页的原文）"
     return "有一条正好对上（只差你自己的名字、形状或数字）"
 
 

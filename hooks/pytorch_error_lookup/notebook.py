@@ -38,7 +38,7 @@ class Note:
         return " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in self.entry["chapters"])
 
     def headline(self) -> str:
-        how = "原文就在" if self.answer.verdict == LITERAL else how_it_fits(self.answer.fit)
+        how = "原文就在" if self.answer.verdict == LITERAL else how_it_fits(self.answer.fit, raised=True)
         return f"📖 附录A · 报错反查表：{how}"
 
     def text(self) -> str:
