@@ -59,56 +59,68 @@ def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None
             # A symptom described in the reader's words: the row's own other wordings of it.
             for entry in section.entries:
                 rows.append((entry.id, [("said", said, compile_description(entry.id, said)) for said in entry.said_as]))
-            continue
-        if section.kind != "errors":
-            continue
-        for entry in section.entries:
-            structure = {"key_prefixes": entry.key_prefixes, "not_with": entry.not_with}
-            whole, *partials = compile_templates(entry.id, entry.fragment, entry.own_names, entry.second_line,
-                                                 **structure)
-            own = [("fragment", entry.fragment, whole)]
-            # The head and tail of the whole message each release printed around the row's text
-            # (`… To work around you can make a clone …` after `Inference tensors cannot be saved
-            # for backward.`): a paste with a slip in its first words still shows the rest.
-            for message in _printed_messages(entry, whole):
-                partials += compile_templates(entry.id, message, entry.own_names, entry.second_line, **structure)[1:]
-            # Each paragraph of a message printed over several lines under its exception's name
-            # (`RuntimeError: ` and then Python's bootstrapping text): a paste of one paragraph.
-            for paragraph in _message_paragraphs(entry, whole):
-                if (template := compile_paragraph(entry.id, paragraph, entry.own_names)) is not None:
-                    partials.append(template)
-            own += [("partial", template.pattern, None if _fits_any(template, near_misses) else template)
-                    for template in partials]
-            # Another release's (or call path's) wording is taken whole: its head may be what
-            # many messages start with (`Expected object of scalar type Float but`), where the
-            # fragment's head is the author's choice.
-            program = entry.reproducer
-            variant_names = dict(program.variant_own_names) if program else {}
-            others = [message for row_id, message in outputs if row_id != entry.id]
-            wordings = [(wording, [name for path in paths for name in variant_names.get(path, ())], releases, None)
-                        for wording, releases, paths in entry.releases.wordings]
-            wordings += [(seen.wording, seen.own_names, (), seen.torch or "0.x")
-                         for seen in program.seen_in_the_wild] if program else []
-            compiled = [_loosest(entry.id, wording, [*entry.own_names, *names], others, structure)
-                        for wording, names, *_ in wordings]
-            # Wordings that differ only in a slot (the source path after ` at `) are one template:
-            # it was printed by every release that printed any of them.
-            printed_by: dict[str, tuple[set[str], set[str]]] = {}
-            for (*_, releases, wild), template in zip(wordings, compiled):
-                runs, seen = printed_by.setdefault(template.pattern, (set(), set()))
-                runs.update(releases)
-                seen.update([wild] if wild else [])
-            for (wording, *_), template in zip(wordings, compiled):
-                template = template._replace(said_by=said_by(*printed_by[template.pattern]))
-                if _fits_any(template, near_misses):
-                    # Printed by a near miss too: the row's only where the paste shows its call.
-                    template = template._replace(needs_call=True) if entry.called_through else None
-                own.append(("wording", wording, template))
-            unique: dict[str, tuple[str, str, Template | None]] = {}
-            for kind, said, template in own:
-                unique.setdefault(template.pattern if template else f"{kind}:{said}", (kind, said, template))
-            rows.append((entry.id, list(unique.values())))
+        elif section.kind == "errors":
+            for entry in section.entries:
+                own = _own_templates(entry, near_misses) + _wording_templates(entry, outputs, near_misses)
+                unique: dict[str, tuple[str, str, Template | None]] = {}
+                for kind, said, template in own:
+                    unique.setdefault(template.pattern if template else f"{kind}:{said}", (kind, said, template))
+                rows.append((entry.id, list(unique.values())))
     return rows
+
+
+def _structure(entry) -> dict:
+    return {"key_prefixes": entry.key_prefixes, "not_with": entry.not_with}
+
+
+def _own_templates(entry, near_misses: list[str]) -> list[tuple[str, str, Template | None]]:
+    """The row's fragment's template, then the partial ones (head, tail, a paragraph) of its
+    fragment and of each whole message a release printed around it."""
+    whole, *partials = compile_templates(entry.id, entry.fragment, entry.own_names, entry.second_line,
+                                         **_structure(entry))
+    # The head and tail of the whole message each release printed around the row's text
+    # (`… To work around you can make a clone …` after `Inference tensors cannot be saved
+    # for backward.`): a paste with a slip in its first words still shows the rest.
+    for message in _printed_messages(entry, whole):
+        partials += compile_templates(entry.id, message, entry.own_names, entry.second_line, **_structure(entry))[1:]
+    # Each paragraph of a message printed over several lines under its exception's name
+    # (`RuntimeError: ` and then Python's bootstrapping text): a paste of one paragraph.
+    for paragraph in _message_paragraphs(entry, whole):
+        if (template := compile_paragraph(entry.id, paragraph, entry.own_names)) is not None:
+            partials.append(template)
+    return [("fragment", entry.fragment, whole)] + [
+        ("partial", template.pattern, None if _fits_any(template, near_misses) else template) for template in partials]
+
+
+def _wording_templates(entry, outputs: list[tuple[str, str]],
+                       near_misses: list[str]) -> list[tuple[str, str, Template | None]]:
+    """Another release's (or call path's, or a real paste's) wording, taken whole: its head may
+    be what many messages start with (`Expected object of scalar type Float but`), where the
+    fragment's head is the author's choice."""
+    program = entry.reproducer
+    variant_names = dict(program.variant_own_names) if program else {}
+    others = [message for row_id, message in outputs if row_id != entry.id]
+    wordings = [(wording, [name for path in paths for name in variant_names.get(path, ())], releases, None)
+                for wording, releases, paths in entry.releases.wordings]
+    wordings += [(seen.wording, seen.own_names, (), seen.torch or "0.x")
+                 for seen in program.seen_in_the_wild] if program else []
+    compiled = [_loosest(entry.id, wording, [*entry.own_names, *names], others, _structure(entry))
+                for wording, names, *_ in wordings]
+    # Wordings that differ only in a slot (the source path after ` at `) are one template: it
+    # was printed by every release that printed any of them.
+    printed_by: dict[str, tuple[set[str], set[str]]] = {}
+    for (*_, releases, wild), template in zip(wordings, compiled):
+        runs, seen = printed_by.setdefault(template.pattern, (set(), set()))
+        runs.update(releases)
+        seen.update([wild] if wild else [])
+    templates = []
+    for (wording, *_), template in zip(wordings, compiled):
+        template = template._replace(said_by=said_by(*printed_by[template.pattern]))
+        if _fits_any(template, near_misses):
+            # Printed by a near miss too: the row's only where the paste shows its call.
+            template = template._replace(needs_call=True) if entry.called_through else None
+        templates.append(("wording", wording, template))
+    return templates
 
 
 def said_by(releases: set[str], seen_in_the_wild: set[str]) -> str:
