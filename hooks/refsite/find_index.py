@@ -66,7 +66,9 @@ def documents_for(page) -> list[dict[str, str]]:
                         *(seen.wording for seen in wild)]
                 body = [entry.preface, entry.context, entry.cause]
             elif section.kind == "symptoms":
-                head, body = [entry.symptom], [entry.truth]
+                # With the other ways readers describe it (`said_as`, its `…` as a space): a
+                # description in other words still ranks its row among the suggestions.
+                head, body = [entry.symptom, *(said.replace("…", " ") for said in entry.said_as)], [entry.truth]
             else:
                 head, body = [entry.category], [entry.reason]
             documents.append({
