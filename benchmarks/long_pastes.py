@@ -7,6 +7,7 @@ and without a traceback at its end, a 2 MB key list, and texts built to make a r
 expression backtrack (a prefix repeated without its end, one huge word, repeated gaps).
 """
 
+import argparse
 import random
 import sys
 import time
@@ -14,7 +15,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hooks"))
 from pytorch_error_lookup.lookup import Lookup  # noqa: E402
-
 
 
 def training_log(lines: int) -> str:
@@ -43,20 +43,27 @@ def cases(scale: float) -> dict[str, str]:
         "traceback headers": "Traceback (most recent call last):\n" * times(50000),
         "error lines": "RuntimeError: x\n" * times(60000),
         "frames": '  File "x.py", line 1, in f\n    y = g(x)\n' * times(20000) + "RuntimeError: boom",
+        # Quoted messages are readings of their own (paste.py `quoted`): quotes that never close,
+        # and a sentence quoting the same message again and again.
+        "quotes never closed": 'it says "leaf Variable that requires grad ' * times(25000),
+        "a message quoted again and again": ('it says "a leaf Variable that requires grad is being used in an in-place '
+                                             'operation" and then ') * times(10000),
     }
 
 
 def main() -> None:
-    scale = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("scale", nargs="?", type=float, default=1.0, help="1: about 1 MB a case (default)")
+    scale = parser.parse_args().scale
     lookup = Lookup.installed()
     lookup("RuntimeError: warm up")
     random.seed(0)
-    print(f"{'case':28} {'size':>8} {'time':>9}  answer")
+    print(f"{'case':34} {'size':>8} {'time':>9}  answer")
     for name, text in cases(scale).items():
         began = time.perf_counter()
         answer = lookup(text)
         took = time.perf_counter() - began
-        print(f"{name:28} {len(text) / 1e6:6.2f} MB {took * 1000:7.0f} ms  {answer.verdict} {answer.ids[:1]}", flush=True)
+        print(f"{name:34} {len(text) / 1e6:6.2f} MB {took * 1000:7.0f} ms  {answer.verdict} {answer.ids[:1]}", flush=True)
 
 
 if __name__ == "__main__":
