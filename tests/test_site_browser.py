@@ -57,7 +57,7 @@ def test_chapter_links_are_numbers_that_open_the_chapter(site_url, page):
     link.click()
     page.wait_for_url("**/pytorch/04.html")
     assert "04 · " in page.locator("h1").inner_text()
-    backlink = page.locator("[data-backlink='no-grad-fn'] a")
+    backlink = page.locator("[data-backlink='no-grad-fn'] > a")  # not a wild wording's source link
     backlink.click()
     page.wait_for_url("**/appendix-a.html#no-grad-fn")
     assert page.locator("#no-grad-fn").is_visible()
