@@ -96,9 +96,10 @@ def test_text_only_in_what_the_page_leaves_out_is_weak_on_both_sides(page, site_
 
 def test_a_paste_shows_the_same_context(page, site_url):
     """Every paste of the real set and of the paste cases: the rows whose context its traceback
-    never passes through or whose other cause it shows, by lookup.off_context and
-    shows_other_cause and by find-verdict.js offContextRows and otherCauseRows; the rows whose
-    calls it shows, by lookup.shows_call and by calledRows."""
+    never passes through, whose other cause it shows or whose own context it lacks, by
+    lookup.off_context, shows_other_cause and lacks_own_context and by find-verdict.js
+    offContextRows, otherCauseRows and unshownContextRows; the rows whose calls it shows, by
+    lookup.shows_call and by calledRows."""
     import real_pastes
     import yaml
     from pathlib import Path
@@ -120,7 +121,8 @@ def test_a_paste_shows_the_same_context(page, site_url):
         texts,
     )
     expected = [[sorted(entry["id"] for entry in PAGE.entries
-                        if lookup.off_context(entry, text) or lookup.shows_other_cause(entry, text)),
+                        if lookup.off_context(entry, text) or lookup.shows_other_cause(entry, text)
+                        or lookup.lacks_own_context(entry, text)),
                  sorted(entry["id"] for entry in PAGE.entries if lookup.shows_call(entry, text))] for text in texts]
     assert in_browser == expected
     # Both rules are exercised, not vacuous.

@@ -46,17 +46,22 @@ WORDINGS = [(row, wording) for row, wording in recorded_wordings() if (row, word
 HINT_ROWS = {row.id for row in ERROR_ROWS if row.fragment.startswith("Hint:")}
 
 
-def recorded_messages():
-    """(row, message) for what every run of every row printed as the row's message, every
+def recorded_runs():
+    """(row, message, run) for what every run of every row printed as the row's message, every
     release: the lines its text was found in, or the wording it printed instead."""
     for row in ERROR_ROWS:
         if row.id in HINT_ROWS:
             continue
         for run in row.releases.runs + row.releases.variant_runs:
             if run.shown_as == "reworded" and (row.id, run.wording) not in DECLINED:
-                yield row.id, run.wording
+                yield row.id, run.wording, run
             elif run.shown_as in ("verbatim", "folded") and run.variant is None:
-                yield row.id, run.excerpt
+                yield row.id, run.excerpt, run
+
+
+def recorded_messages():
+    for row_id, message, _ in recorded_runs():
+        yield row_id, message
 
 
 # ── Which lines are a row's wording ───────────────────────────────────────────────────────────
@@ -132,9 +137,12 @@ def test_no_rows_wording_fits_another_rows_recorded_output():
 
 
 def test_every_recorded_output_lands_on_its_own_row():
-    for row_id, message in recorded_messages():
-        answer = LOOKUP(message)
-        assert answer.verdict in ("literal", "match") and row_id in answer.ids, (row_id, message)
+    """Its message; for a row whose message alone is any such error's (`only_if_shown`), the
+    run's whole output, as a reader pastes it: its frames show where it came from."""
+    for row_id, message, run in recorded_runs():
+        pasted = run.output if row_id in ONLY_IF else message
+        answer = LOOKUP(pasted)
+        assert answer.verdict in ("literal", "match") and row_id in answer.ids, (row_id, pasted)
 
 
 def near_miss_messages():
@@ -240,6 +248,10 @@ def test_the_chapter_page_shows_each_wording_with_the_releases_that_print_it():
     modules = renderer.render(chapters["pytorch/05.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
     empty = modules[modules.index('data-backlink="empty-parameter-list"'):]
     assert "<code>requires_grad</code>" in empty[empty.index("data-unless-shown"):][:300]
+    # A row whose message any situation prints names what a paste must show to be it.
+    saved = renderer.render(chapters["pytorch/10.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
+    load = saved[saved.index('data-backlink="load-module-not-found"'):]
+    assert "<code>torch.load</code>" in load[load.index("data-only-if-shown"):][:400]
 
 
 def test_the_chapter_page_lists_how_readers_describe_a_symptom():
@@ -267,6 +279,25 @@ def test_a_paste_showing_another_cause_is_not_said_to_be_the_row(row_id):
     out = io.StringIO()
     cli.main([], stdin=_Stdin(f"{asked} My code has {UNLESS[row_id][0]} in it.".encode()), stdout=out, stderr=io.StringIO())
     assert f"⚠️ 你贴的内容里有 {UNLESS[row_id][0]}" in out.getvalue()
+
+
+# Rows whose message alone is any such error's (`only_if_shown`).
+ONLY_IF = {row.id: row.only_if_shown for row in ERROR_ROWS if row.only_if_shown}
+
+
+@pytest.mark.parametrize("row_id", sorted(ONLY_IF))
+def test_a_message_any_situation_prints_is_the_row_only_where_the_paste_shows_its_own(row_id):
+    """`No module named 'cv2'` alone is a package not installed: the row (a checkpoint saved with
+    `torch.save(model)`) is only suggested; with the checkpoint's load in the paste it is `match`."""
+    row = next(row for row in ERROR_ROWS if row.id == row_id)
+    bare = row.fragment.replace("xxx", "cv2")
+    assert LOOKUP(bare).verdict == "weak" and row_id in LOOKUP(bare).ids
+    for shown in ONLY_IF[row_id]:
+        answer = LOOKUP(f"{bare}\n(it happens in my code near {shown})")
+        assert (answer.verdict, answer.ids[:1]) == ("match", (row_id,)), (shown, answer)
+    out = io.StringIO()
+    cli.main([], stdin=_Stdin(bare.encode()), stdout=out, stderr=io.StringIO())
+    assert f"⚠️ 你贴的内容里没有 {ONLY_IF[row_id][0]}" in out.getvalue()
 
 
 class _Stdin:

@@ -118,6 +118,14 @@ def shows_other_cause(entry: dict, text: str) -> bool:
     return any(shown in text for shown in entry.get("unless_shown") or ())
 
 
+def lacks_own_context(entry: dict, text: str) -> bool:
+    """Whether `text` shows none of what the row's message needs beside it to be the row's (its
+    `only_if_shown`: `torch.load`, a checkpoint file, where `No module named 'xxx'` alone is any
+    missing module's), anywhere in it. Plain text, as written."""
+    shown = entry.get("only_if_shown") or ()
+    return bool(shown) and not any(it in text for it in shown)
+
+
 _RELEASE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 
 
@@ -227,11 +235,11 @@ class Lookup:
         fixed-width wraps undone (paste.reduce_paste). With `rank=False`, an error the page does
         not explain is answered `none` without ranking (a caller that only needs to know)."""
         errors = reduce_paste(text)
-        # A row whose context (`torch.load`) the pasted traceback never passes through, or whose
-        # `unless_shown` the paste shows, is not the reader's situation: its templates do not
-        # count (it may still be suggested).
+        # A row whose context (`torch.load`) the pasted traceback never passes through, whose
+        # `unless_shown` the paste shows or whose `only_if_shown` it does not, is not the
+        # reader's situation: its templates do not count (it may still be suggested).
         skip = frozenset(entry["id"] for page in self.pages for entry in page.entries
-                         if off_context(entry, text) or shows_other_cause(entry, text))
+                         if off_context(entry, text) or shows_other_cause(entry, text) or lacks_own_context(entry, text))
         # A wording another situation prints too is a row's when the paste shows the row's call.
         called = frozenset(entry["id"] for page in self.pages for entry in page.entries if shows_call(entry, text))
         for error in errors:

@@ -218,7 +218,9 @@ def rules_script(page) -> str:
                "called_through": {row.id: list(row.called_through) for row in page.rows("errors")
                                   if row.called_through},
                # What shows a cause the row does not explain (lookup.shows_other_cause).
-               "unless_shown": {row.id: list(row.unless_shown) for row in page.rows("errors") if row.unless_shown}}
+               "unless_shown": {row.id: list(row.unless_shown) for row in page.rows("errors") if row.unless_shown},
+               # What a paste must show to be the row's (lookup.lacks_own_context).
+               "only_if_shown": {row.id: list(row.only_if_shown) for row in page.rows("errors") if row.only_if_shown}}
     return f"globalThis.{RULES_GLOBAL}={json.dumps(payload, ensure_ascii=False, separators=(',', ':'))};\n"
 
 

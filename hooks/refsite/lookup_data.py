@@ -99,6 +99,8 @@ def _page_data(site_page, renderer: Renderer) -> dict:
                 "called_through": list(getattr(entry, "called_through", ())),
                 # What shows another cause (`requires_grad`): a paste showing it is not this row's.
                 "unless_shown": list(getattr(entry, "unless_shown", ())),
+                # What a paste must show to be this row's (`torch.load`): its message alone is not.
+                "only_if_shown": list(getattr(entry, "only_if_shown", ())),
                 "cause": cause,  # inline Markdown: the terminal shows code spans as `code`
                 "chapters": [{"id": chapter, "title": book.chapter(chapter).title}
                              for chapter in getattr(entry, "chapters", ())],

@@ -254,6 +254,9 @@ class ErrorEntry:
     # Code or words that show another cause (`requires_grad`: frozen parameters filtered out):
     # a paste showing one is not this row's (pytorch_error_lookup.lookup.shows_other_cause).
     unless_shown: tuple[str, ...] = ()
+    # Code or words one of which a paste must show for the row to be said (`torch.load`): its
+    # message alone is any such error's (pytorch_error_lookup.lookup.lacks_own_context).
+    only_if_shown: tuple[str, ...] = ()
     reproducer: Reproducer | None = None
     verification: Verification | None = None  # the reference run (verification.yml)
     releases: ReleaseRuns = ReleaseRuns()  # the row across the release matrix
@@ -470,7 +473,8 @@ class Checks:
 def _row(kind: str, raw: dict, checks: Checks | None):
     row_type = _ROW_TYPES[kind]
     values = dict(raw)
-    for listed in ("chapters", "own_names", "key_prefixes", "not_with", "called_through", "unless_shown", "said_as"):
+    for listed in ("chapters", "own_names", "key_prefixes", "not_with", "called_through", "unless_shown", "only_if_shown",
+                   "said_as"):
         if listed in values:
             values[listed] = tuple(values[listed])
     if checks is not None and kind != "not-covered":

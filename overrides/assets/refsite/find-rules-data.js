@@ -52,3 +52,8 @@ export function loadCalledThrough(pageKey) {
 export function loadUnlessShown(pageKey) {
   return loadPayload(pageKey).then((payload) => payload.unless_shown ?? {});
 }
+
+/** {row: what a paste must show to be the row's}, for the rows that name it (`torch.load`). */
+export function loadOnlyIfShown(pageKey) {
+  return loadPayload(pageKey).then((payload) => payload.only_if_shown ?? {});
+}

@@ -6,26 +6,27 @@
 
 import { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
 import {
-  loadCalledThrough, loadContextCode, loadPasteRules, loadRules, loadUnlessShown, rulesUrl,
+  loadCalledThrough, loadContextCode, loadOnlyIfShown, loadPasteRules, loadRules, loadUnlessShown, rulesUrl,
 } from "./find-rules-data.js";
 
 // (The rule's constants, the steps a keystroke needs and the data loaders live in find-rule.js
 // and find-rules-data.js, loaded with the page; this module, needed only for text that is not
 // on the page or for a paste, comes later.)
 export { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor };
-export { loadCalledThrough, loadContextCode, loadPasteRules, loadRules, loadUnlessShown, rulesUrl };
+export { loadCalledThrough, loadContextCode, loadOnlyIfShown, loadPasteRules, loadRules, loadUnlessShown, rulesUrl };
 
 /**
  * What a pasted (or typed) text shows about its context, for bestFit: `skip`, the rows it never
- * passed through the context of (offContextRows) or shows another cause of (otherCauseRows),
- * and `called`, the rows it shows a call of (calledRows). As pytorch_error_lookup.lookup reads
- * the whole text it is given.
+ * passed through the context of (offContextRows), shows another cause of (otherCauseRows) or
+ * lacks what they need beside their message (unshownContextRows), and `called`, the rows it
+ * shows a call of (calledRows). As pytorch_error_lookup.lookup reads the whole text it is given.
  */
 export async function loadContextReader(pageKey) {
-  const [contextCode, calledThrough, unlessShown] = await Promise.all(
-    [loadContextCode(pageKey), loadCalledThrough(pageKey), loadUnlessShown(pageKey)]);
+  const [contextCode, calledThrough, unlessShown, onlyIfShown] = await Promise.all(
+    [loadContextCode(pageKey), loadCalledThrough(pageKey), loadUnlessShown(pageKey), loadOnlyIfShown(pageKey)]);
   return (text) => ({
-    skip: new Set([...offContextRows(contextCode, text), ...otherCauseRows(unlessShown, text)]),
+    skip: new Set([...offContextRows(contextCode, text), ...otherCauseRows(unlessShown, text),
+      ...unshownContextRows(onlyIfShown, text)]),
     called: calledRows(calledThrough, text),
   });
 }
@@ -36,6 +37,14 @@ export async function loadContextReader(pageKey) {
  */
 export function otherCauseRows(unlessShown, text) {
   return new Set(Object.entries(unlessShown).filter(([, shown]) => shown.some((it) => text.includes(it))).map(([row]) => row));
+}
+
+/**
+ * The rows whose `only_if_shown` `text` shows none of: their message alone is any such error's
+ * (pytorch_error_lookup.lookup.lacks_own_context).
+ */
+export function unshownContextRows(onlyIfShown, text) {
+  return new Set(Object.entries(onlyIfShown).filter(([, shown]) => !shown.some((it) => text.includes(it))).map(([row]) => row));
 }
 
 const FRAME = /^[ \t]*File "[^"\n]*", line \d+/m;
