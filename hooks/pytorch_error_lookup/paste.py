@@ -58,6 +58,9 @@ PASTE_RULES: dict = {
     # Removed from the start of a line, again and again while one matches.
     "prefixes": [
         r"^[ \t]*>[ \t]?",  # Markdown quote
+        # A code fence with text after it on its line (```2021-03-15 …); a fence line alone,
+        # with its language or not, is dropped whole (drop_lines).
+        r"^[ \t]*(?:```|~~~)(?![A-Za-z0-9_+.-]*[ \t]*$)",
         r"^E(?:[ \t]+|$)",  # pytest
         r"^\[(?:rank|RANK)? ?[0-9]+\]:[ \t]?",  # torchrun's [rank0]:
         r"^\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2})?(?:[.,][0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?[ \t]*",
@@ -70,7 +73,7 @@ PASTE_RULES: dict = {
     ],
     # Lines that are never part of an error message.
     "drop_lines": [
-        r"^[ \t]*(?:```|~~~)",  # a code fence
+        r"^[ \t]*(?:```|~~~)[A-Za-z0-9_+.-]*[ \t]*$",  # a code fence line, with its language or not
         r"[0-9]+%\|",  # a tqdm bar
         r"(?:it/s|s/it)\]",
         r"^Process finished with exit code",
