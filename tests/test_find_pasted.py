@@ -10,11 +10,13 @@ import pytest
 import yaml
 
 from find_support import INPUT, current_entries, open_reference, paste, status, type_query, visible_entries
+from pytorch_error_lookup import lookup
 # site_url: every test runs on the page as written and on the same page with a long section added.
 from find_support import long_site_url, site_url_of_both_shapes  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
+PAGE = lookup.Lookup.installed().pages[0]
 CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "pasted_errors.yml").read_text(encoding="utf-8"))
 
 
@@ -56,6 +58,20 @@ def test_suggestions_are_ranked_links_to_entry_anchors(page, site_url):
     page.click("[data-find-suggestions] li:nth-child(2) a")
     assert current_entries(page) == [links[1][1:]]
     assert urlparse(page.url).fragment == links[1][1:]
+
+
+def test_a_suggestion_a_paste_rules_out_says_why_as_the_terminal_does(page, site_url):
+    """`No module named 'cv2'` alone is any missing package's: the row about a checkpoint's module
+    is suggested, with the terminal's reason under it."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    paste(page, "ModuleNotFoundError: No module named 'cv2'")
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")
+    item = page.locator("[data-find-suggestions] li", has=page.locator("a[href='#load-module-not-found']"))
+    why = item.locator("[data-find-why]").text_content()
+    entry = PAGE.entry_by_id["load-module-not-found"]
+    assert why == "⚠️ " + lookup.why_not_said(entry, "ModuleNotFoundError: No module named 'cv2'")
+    assert "torch.load" in why
 
 
 @pytest.mark.parametrize("said", ["验证集精度比训练差", "validation accuracy is much lower than training"])

@@ -114,8 +114,8 @@ def test_a_paste_shows_the_same_context(page, site_url):
             const {{ loadContextReader }} = await ({IMPORT_JS})("find-verdict.js");
             const read = await loadContextReader(document.querySelector("[data-find]").dataset.findPage);
             return texts.map((text) => {{
-                const {{ skip, called }} = read(text);
-                return [[...skip].sort(), [...called].sort()];
+                const {{ skip, called, why }} = read(text);
+                return [[...skip].sort(), [...called].sort(), Object.fromEntries(why)];
             }});
         }}""",
         texts,
@@ -123,9 +123,11 @@ def test_a_paste_shows_the_same_context(page, site_url):
     expected = [[sorted(entry["id"] for entry in PAGE.entries
                         if lookup.off_context(entry, text) or lookup.shows_other_cause(entry, text)
                         or lookup.lacks_own_context(entry, text)),
-                 sorted(entry["id"] for entry in PAGE.entries if lookup.shows_call(entry, text))] for text in texts]
+                 sorted(entry["id"] for entry in PAGE.entries if lookup.shows_call(entry, text)),
+                 {entry["id"]: why for entry in PAGE.entries if (why := lookup.why_not_said(entry, text))}]
+                for text in texts]
     assert in_browser == expected
     # Both rules are exercised, not vacuous.
-    assert any("load-module-not-found" in skip for skip, _ in in_browser)
-    assert any("empty-parameter-list" in skip for skip, _ in in_browser)
-    assert any("matmul-dtype" in called for _, called in in_browser)
+    assert any("load-module-not-found" in skip for skip, *_ in in_browser)
+    assert any("empty-parameter-list" in skip for skip, *_ in in_browser)
+    assert any("matmul-dtype" in called for _, called, _ in in_browser)

@@ -24,8 +24,7 @@ import os
 import sys
 from collections import namedtuple
 
-from .lookup import (Answer, Lookup, Page, how_it_fits, lacks_own_context, off_context, release_line, release_numbers,
-                     release_remark, shows_other_cause)
+from .lookup import Answer, Lookup, Page, how_it_fits, release_line, release_numbers, release_remark, why_not_said
 from .paste import PASTE_RULES
 from .rule import LITERAL, MATCH, NONE, WEAK
 from .terminal import Painter, is_terminal, wants_colour, wrap
@@ -203,15 +202,8 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
             lines += wrap("+ " + paint(entry["second_line"], "title"), width, INDENT)
         if entry.get("context"):
             lines += wrap(f"（{entry['context']}）", width, INDENT)
-        if off_context(entry, text):
-            lines += wrap(paint(f"⚠️ 你的 traceback 没有经过 {'、'.join(entry['context_code'])}：这一条多半不是你的情况", "warn"),
-                          width, INDENT)
-        elif lacks_own_context(entry, text):
-            lines += wrap(paint(f"⚠️ 你贴的内容里没有 {'、'.join(entry['only_if_shown'])} 里的任何一个：看不出是这一条的情况", "warn"),
-                          width, INDENT)
-        if shows_other_cause(entry, text):
-            shown = "、".join(other for other in entry["unless_shown"] if other in text)
-            lines += wrap(paint(f"⚠️ 你贴的内容里有 {shown}：多半是这一条没讲的另一种原因", "warn"), width, INDENT)
+        if why := why_not_said(entry, text):
+            lines += wrap(paint(f"⚠️ {why}", "warn"), width, INDENT)
         lines += wrap(paint.markdown(entry["cause"]), width, INDENT)
         chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])
         if chapters:

@@ -118,6 +118,28 @@ def shows_other_cause(entry: dict, text: str) -> bool:
     return any(shown in text for shown in entry.get("unless_shown") or ())
 
 
+# Why a row the paste's text fits is only suggested: said under the suggestion by the terminal
+# (cli.py) and by the page (find-suggest.js, from the rules payload), with `{}` the code or words.
+NOT_SAID_BECAUSE = {
+    "off_context": "你的 traceback 没有经过 {}：这一条多半不是你的情况",
+    "other_cause": "你贴的内容里有 {}：多半是这一条没讲的另一种原因",
+    "no_own_context": "你贴的内容里没有 {} 里的任何一个：看不出是这一条的情况",
+}
+
+
+def why_not_said(entry: dict, text: str) -> str | None:
+    """Why the row is not said for `text` though its words may fit (off_context,
+    shows_other_cause, lacks_own_context, in that order), in the reader's words; None if nothing
+    rules it out."""
+    if off_context(entry, text):
+        return NOT_SAID_BECAUSE["off_context"].format("、".join(entry["context_code"]))
+    if shows_other_cause(entry, text):
+        return NOT_SAID_BECAUSE["other_cause"].format("、".join(it for it in entry["unless_shown"] if it in text))
+    if lacks_own_context(entry, text):
+        return NOT_SAID_BECAUSE["no_own_context"].format("、".join(entry["only_if_shown"]))
+    return None
+
+
 def lacks_own_context(entry: dict, text: str) -> bool:
     """Whether `text` shows none of what the row's message needs beside it to be the row's (its
     `only_if_shown`: `torch.load`, a checkpoint file, where `No module named 'xxx'` alone is any

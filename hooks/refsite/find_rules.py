@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from pytorch_error_lookup.lookup import NOT_SAID_BECAUSE
 from pytorch_error_lookup.paste import PASTE_RULES
 from pytorch_error_lookup.rule import (
     Template, best_fit, compile_description, compile_paragraph, compile_template, compile_templates, fold,
@@ -220,7 +221,9 @@ def rules_script(page) -> str:
                # What shows a cause the row does not explain (lookup.shows_other_cause).
                "unless_shown": {row.id: list(row.unless_shown) for row in page.rows("errors") if row.unless_shown},
                # What a paste must show to be the row's (lookup.lacks_own_context).
-               "only_if_shown": {row.id: list(row.only_if_shown) for row in page.rows("errors") if row.only_if_shown}}
+               "only_if_shown": {row.id: list(row.only_if_shown) for row in page.rows("errors") if row.only_if_shown},
+               # Why such a row is only suggested, in the reader's words (lookup.why_not_said).
+               "not_said_because": NOT_SAID_BECAUSE}
     return f"globalThis.{RULES_GLOBAL}={json.dumps(payload, ensure_ascii=False, separators=(',', ':'))};\n"
 
 

@@ -53,6 +53,11 @@ export function loadUnlessShown(pageKey) {
   return loadPayload(pageKey).then((payload) => payload.unless_shown ?? {});
 }
 
+/** Why a row is only suggested, by rule, with `{}` for the code or words (lookup.NOT_SAID_BECAUSE). */
+export function loadNotSaidBecause(pageKey) {
+  return loadPayload(pageKey).then((payload) => payload.not_said_because ?? {});
+}
+
 /** {row: what a paste must show to be the row's}, for the rows that name it (`torch.load`). */
 export function loadOnlyIfShown(pageKey) {
   return loadPayload(pageKey).then((payload) => payload.only_if_shown ?? {});

@@ -34,6 +34,7 @@ export class Suggestions {
     Object.assign(this, { list, elsewhere, status, current, viewport, url, pageKey, entryOrder, onVerdict, patterns });
     this.ranked = [];
     this.fit = null;
+    this.why = new Map();
     this.deciding = false;
     this.landOnArrival = false;
     this.generation = 0; // bumped by clear(); a lookup for an older query stops when it sees it
@@ -79,7 +80,9 @@ export class Suggestions {
     }
     if (generation !== this.generation) return;
     this.deciding = false;
-    const fit = bestFit(templates, foldQuery(query), this.patterns, context ?? readContext(query));
+    const shown = context ?? readContext(query);
+    this.why = shown.why ?? new Map(); // why a row its words fit is only suggested
+    const fit = bestFit(templates, foldQuery(query), this.patterns, shown);
     const onPage = (id) => document.getElementById(id);
     this.fit = fit && onPage(fit.entry) ? fit : null;
     this.ranked = this.fit ? [] : ranking.rank(ranker, query, this.entryOrder).filter(({ id }) => onPage(id));
@@ -132,6 +135,14 @@ export class Suggestions {
       this.land(id);
     });
     item.append(link);
+    const why = this.why.get(id);
+    if (why) { // as the terminal says it under the same suggestion
+      const note = document.createElement("span");
+      note.className = "rs-find__why";
+      note.dataset.findWhy = "";
+      note.textContent = `⚠️ ${why}`;
+      item.append(note);
+    }
     return item;
   }
 

@@ -6,29 +6,43 @@
 
 import { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
 import {
-  loadCalledThrough, loadContextCode, loadOnlyIfShown, loadPasteRules, loadRules, loadUnlessShown, rulesUrl,
+  loadCalledThrough, loadContextCode, loadNotSaidBecause, loadOnlyIfShown, loadPasteRules, loadRules, loadUnlessShown,
+  rulesUrl,
 } from "./find-rules-data.js";
 
 // (The rule's constants, the steps a keystroke needs and the data loaders live in find-rule.js
 // and find-rules-data.js, loaded with the page; this module, needed only for text that is not
 // on the page or for a paste, comes later.)
 export { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor };
-export { loadCalledThrough, loadContextCode, loadOnlyIfShown, loadPasteRules, loadRules, loadUnlessShown, rulesUrl };
+export {
+  loadCalledThrough, loadContextCode, loadNotSaidBecause, loadOnlyIfShown, loadPasteRules, loadRules, loadUnlessShown, rulesUrl,
+};
 
 /**
  * What a pasted (or typed) text shows about its context, for bestFit: `skip`, the rows it never
  * passed through the context of (offContextRows), shows another cause of (otherCauseRows) or
  * lacks what they need beside their message (unshownContextRows), and `called`, the rows it
- * shows a call of (calledRows). As pytorch_error_lookup.lookup reads the whole text it is given.
+ * shows a call of (calledRows); `why`, for each skipped row, why in the reader's words, as the
+ * terminal says it under a suggestion (pytorch_error_lookup.lookup.why_not_said). As
+ * pytorch_error_lookup.lookup reads the whole text it is given.
  */
 export async function loadContextReader(pageKey) {
-  const [contextCode, calledThrough, unlessShown, onlyIfShown] = await Promise.all(
-    [loadContextCode(pageKey), loadCalledThrough(pageKey), loadUnlessShown(pageKey), loadOnlyIfShown(pageKey)]);
-  return (text) => ({
-    skip: new Set([...offContextRows(contextCode, text), ...otherCauseRows(unlessShown, text),
-      ...unshownContextRows(onlyIfShown, text)]),
-    called: calledRows(calledThrough, text),
-  });
+  const [contextCode, calledThrough, unlessShown, onlyIfShown, because] = await Promise.all([
+    loadContextCode(pageKey), loadCalledThrough(pageKey), loadUnlessShown(pageKey), loadOnlyIfShown(pageKey),
+    loadNotSaidBecause(pageKey)]);
+  return (text) => {
+    const why = new Map();
+    const say = (rows, rule, words) => rows.forEach((row) => {
+      if (!why.has(row)) why.set(row, because[rule].replace("{}", words(row).join("、")));
+    });
+    const offContext = offContextRows(contextCode, text);
+    const otherCause = otherCauseRows(unlessShown, text);
+    const unshown = unshownContextRows(onlyIfShown, text);
+    say(offContext, "off_context", (row) => contextCode[row]);
+    say(otherCause, "other_cause", (row) => unlessShown[row].filter((it) => text.includes(it)));
+    say(unshown, "no_own_context", (row) => onlyIfShown[row]);
+    return { skip: new Set(why.keys()), called: calledRows(calledThrough, text), why };
+  };
 }
 
 /**
