@@ -31,22 +31,18 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from collections import namedtuple
 
-from .textfold import INVISIBLE_CLASS, QUOTES, strip_traceback_noise
+from .textfold import INVISIBLE_CLASS, QUOTES, ascii_or, strip_traceback_noise
 
 LITERAL, MATCH, WEAK, NONE = "literal", "match", "weak", "none"
 VERDICTS = (LITERAL, MATCH, WEAK, NONE)
 
 # ── Folding: the mirror of foldQuery in find-fold.js ─────────────────────────────────────────
 
-_INVISIBLE = f"[{INVISIBLE_CLASS}]"
+# Compiled when a text first has a character past ASCII (`re` keeps them), not at every
+# command's start.
+_INVISIBLE = f"^[{INVISIBLE_CLASS}]$"
 # What JavaScript's \s matches (Python's str.isspace differs on a few control characters).
-_JS_SPACE = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
-
-
-@functools.cache
-def _one_char_of(char_class: str) -> re.Pattern[str]:
-    # Compiled when a text first has a character past ASCII: not at every command's start.
-    return re.compile(f"^{char_class}$")
+_JS_SPACE = "^[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]$"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -56,12 +52,11 @@ def _fold_char(char: str) -> str:
         if code == 32 or 9 <= code <= 13:
             return " "
         return char.lower()
-    if _one_char_of(_INVISIBLE).match(char):
+    if re.match(_INVISIBLE, char):
         return ""
-    js_space = _one_char_of(_JS_SPACE)
-    if js_space.match(char):
+    if re.match(_JS_SPACE, char):
         return " "
-    return "".join(" " if js_space.match(part) else QUOTES.get(part, part)
+    return "".join(" " if re.match(_JS_SPACE, part) else QUOTES.get(part, part)
                    for part in unicodedata.normalize("NFKC", char).lower())
 
 
@@ -96,18 +91,7 @@ EXCEPTION_PREFIX = re.compile(r"^[ \t]*(?:[^ \t\r\n]+\.py:[0-9]+: )?(?:[A-Za-z_]
 # or `ValueError: nan` is on the page by accident, not because the page explains it.
 WORD = "[A-Za-z]{2,}|[\u4e00-\u9fff]{2,}"
 MESSAGE_WORDS = 2
-# WORD for a text with no CJK in it: compiling WORD's CJK class alone costs a command 0.7 ms, and
-# most pastes are ASCII.
-_ASCII_WORD = re.compile("[A-Za-z]{2,}")
-
-
-def _word_finder(text: str) -> re.Pattern[str]:
-    return _ASCII_WORD if text.isascii() else _compiled_word()
-
-
-@functools.cache
-def _compiled_word() -> re.Pattern[str]:
-    return re.compile(WORD)
+_ASCII_WORD = re.compile("[A-Za-z]{2,}")  # WORD for a text with no CJK in it (textfold.ascii_or)
 
 
 def split_exception(line: str) -> tuple[str, str]:
@@ -117,7 +101,7 @@ def split_exception(line: str) -> tuple[str, str]:
 
 
 def has_substance(message: str) -> bool:
-    return next(itertools.islice(_word_finder(message).finditer(message), MESSAGE_WORDS - 1, None), None) is not None
+    return next(itertools.islice(ascii_or(_ASCII_WORD, WORD, message).finditer(message), MESSAGE_WORDS - 1, None), None) is not None
 
 
 # ── Templates ─────────────────────────────────────────────────────────────────────────────────
@@ -351,7 +335,7 @@ def _template_pieces(fragment: str, own_names: Sequence[str], second_line: str |
 
 
 def _fixed_words(text: str) -> int:
-    return len(_word_finder(text).findall(text))
+    return len(ascii_or(_ASCII_WORD, WORD, text).findall(text))
 
 
 def _head(pieces: list[tuple[str, str]]) -> list[tuple[str, str]] | None:

@@ -50,15 +50,11 @@ _WORD = "([A-Za-z0-9_]+)|([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\
 _ASCII_WORDS = re.compile("([A-Za-z0-9_]+)()")
 
 
-def _words(text: str) -> re.Pattern[str]:
-    return _ASCII_WORDS if text.isascii() else _cjk_words()
-
-
-@functools.cache
-def _cjk_words() -> re.Pattern[str]:
-    # Compiled on first use, and only for a text that is not ASCII: its CJK ranges make it the
-    # dearest pattern to compile (1 ms of a command's start).
-    return re.compile(_WORD)
+def ascii_or(ascii_pattern: re.Pattern[str], pattern: str, text: str) -> re.Pattern[str]:
+    """`ascii_pattern` for a text with no character past ASCII (most pastes), else `pattern`,
+    compiled then (`re` keeps it): a class with CJK ranges costs up to 1 ms to compile, which a
+    command's start should not pay for a text that cannot hold them."""
+    return ascii_pattern if text.isascii() else re.compile(pattern)
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # Parts that differ from reader to reader and say nothing about the error: numbers, shapes
 # (`8x16`) and addresses (`0x7f3a…`).
@@ -71,12 +67,7 @@ def normalize(text: str) -> str:
     if text.isascii():  # nothing to fold, and no pattern to compile at a command's start
         return text
     text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
-    return _invisible().sub("", text)
-
-
-@functools.cache
-def _invisible() -> re.Pattern[str]:
-    return re.compile(f"[{INVISIBLE_CLASS}]")
+    return re.sub(f"[{INVISIBLE_CLASS}]", "", text)
 
 
 def strip_traceback_noise(text: str) -> str:
@@ -120,7 +111,7 @@ def tokenize(text: str, *, cjk: bool = True) -> list[str]:
     With `cjk=False`, runs of Chinese, Japanese or Korean are left out: only the Latin words."""
     tokens: list[str] = []
     text = strip_traceback_noise(normalize(text))
-    for match in _words(text).finditer(text):
+    for match in ascii_or(_ASCII_WORDS, _WORD, text).finditer(text):
         latin, run = match.groups()
         if latin:
             tokens.extend(_word_tokens(latin))
