@@ -38,27 +38,19 @@ export function loadPasteRules(pageKey) {
   return loadPayload(pageKey).then((payload) => payload.paste);
 }
 
-/** {row: the code its context names}, for the rows that have one (`torch.load`). */
-export function loadContextCode(pageKey) {
-  return loadPayload(pageKey).then((payload) => payload.context_code ?? {});
-}
-
-/** {row: the calls its mistake is made through}, for the rows that have them (`F.linear`). */
-export function loadCalledThrough(pageKey) {
-  return loadPayload(pageKey).then((payload) => payload.called_through ?? {});
-}
-
-/** {row: what shows a cause it does not explain}, for the rows that name one (`requires_grad`). */
-export function loadUnlessShown(pageKey) {
-  return loadPayload(pageKey).then((payload) => payload.unless_shown ?? {});
-}
-
-/** Why a row is only suggested, by rule, with `{}` for the code or words (lookup.NOT_SAID_BECAUSE). */
-export function loadNotSaidBecause(pageKey) {
-  return loadPayload(pageKey).then((payload) => payload.not_said_because ?? {});
-}
-
-/** {row: what a paste must show to be the row's}, for the rows that name it (`torch.load`). */
-export function loadOnlyIfShown(pageKey) {
-  return loadPayload(pageKey).then((payload) => payload.only_if_shown ?? {});
+/**
+ * What each row says about its context, for the paste's context reader (find-verdict.js):
+ * `contextCode` {row: the code its context names, `torch.load`}, `calledThrough` {row: the calls
+ * its mistake is made through, `F.linear`}, `unlessShown` {row: what shows a cause it does not
+ * explain, `requires_grad`}, `onlyIfShown` {row: what a paste must show to be its own}, and
+ * `notSaidBecause`, why such a row is only suggested (lookup.NOT_SAID_BECAUSE).
+ */
+export function loadContextData(pageKey) {
+  return loadPayload(pageKey).then((payload) => ({
+    contextCode: payload.context_code ?? {},
+    calledThrough: payload.called_through ?? {},
+    unlessShown: payload.unless_shown ?? {},
+    onlyIfShown: payload.only_if_shown ?? {},
+    notSaidBecause: payload.not_said_because ?? {},
+  }));
 }

@@ -5,18 +5,13 @@
 // same order; tests/fixtures/lookup_cases.yml holds the labelled cases both sides are tested on.
 
 import { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
-import {
-  loadCalledThrough, loadContextCode, loadNotSaidBecause, loadOnlyIfShown, loadPasteRules, loadRules, loadUnlessShown,
-  rulesUrl,
-} from "./find-rules-data.js";
+import { loadContextData, loadPasteRules, loadRules, rulesUrl } from "./find-rules-data.js";
 
 // (The rule's constants, the steps a keystroke needs and the data loaders live in find-rule.js
 // and find-rules-data.js, loaded with the page; this module, needed only for text that is not
 // on the page or for a paste, comes later.)
 export { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor };
-export {
-  loadCalledThrough, loadContextCode, loadNotSaidBecause, loadOnlyIfShown, loadPasteRules, loadRules, loadUnlessShown, rulesUrl,
-};
+export { loadContextData, loadPasteRules, loadRules, rulesUrl };
 
 /**
  * What a pasted (or typed) text shows about its context, for bestFit: `skip`, the rows it never
@@ -27,20 +22,16 @@ export {
  * pytorch_error_lookup.lookup reads the whole text it is given.
  */
 export async function loadContextReader(pageKey) {
-  const [contextCode, calledThrough, unlessShown, onlyIfShown, because] = await Promise.all([
-    loadContextCode(pageKey), loadCalledThrough(pageKey), loadUnlessShown(pageKey), loadOnlyIfShown(pageKey),
-    loadNotSaidBecause(pageKey)]);
+  const { contextCode, calledThrough, unlessShown, onlyIfShown, notSaidBecause } = await loadContextData(pageKey);
   return (text) => {
+    // The first rule that rules a row out says why, in lookup.why_not_said's order.
     const why = new Map();
     const say = (rows, rule, words) => rows.forEach((row) => {
-      if (!why.has(row)) why.set(row, because[rule].replace("{}", words(row).join("、")));
+      if (!why.has(row)) why.set(row, notSaidBecause[rule].replace("{}", words(row).join("、")));
     });
-    const offContext = offContextRows(contextCode, text);
-    const otherCause = otherCauseRows(unlessShown, text);
-    const unshown = unshownContextRows(onlyIfShown, text);
-    say(offContext, "off_context", (row) => contextCode[row]);
-    say(otherCause, "other_cause", (row) => unlessShown[row].filter((it) => text.includes(it)));
-    say(unshown, "no_own_context", (row) => onlyIfShown[row]);
+    say(offContextRows(contextCode, text), "off_context", (row) => contextCode[row]);
+    say(otherCauseRows(unlessShown, text), "other_cause", (row) => unlessShown[row].filter((it) => text.includes(it)));
+    say(unshownContextRows(onlyIfShown, text), "no_own_context", (row) => onlyIfShown[row]);
     return { skip: new Set(why.keys()), called: calledRows(calledThrough, text), why };
   };
 }
