@@ -222,6 +222,13 @@ def test_chinese_wraps_by_display_width_not_characters():
     assert not any(line.strip().startswith(("，", "。", "、")) for line in lines)
 
 
+def test_an_emoji_takes_two_columns_and_a_list_of_names_breaks_between_them():
+    assert display_width("⚠️ x") == 4  # U+26A0 with the emoji selector: two columns on a terminal
+    lines = wrap("⚠️ 你贴的内容里没有 torch.load、serialization.py、checkpoint、.pth、.pt、.ckpt 里的任何一个", 40, "   ")
+    assert all(display_width(line) <= 40 for line in lines)
+    assert display_width(lines[0]) > 32  # not cut short before an unbreakable run of names
+
+
 def test_the_module_runs_as_python_dash_m_in_a_narrow_terminal():
     done = subprocess.run([sys.executable, "-m", "pytorch_error_lookup"], input=MATMUL, text=True,
                           capture_output=True, cwd=ROOT / "hooks", env={"COLUMNS": "40", "PATH": "/usr/bin:/bin"})

@@ -60,10 +60,13 @@ class Painter:
 
 def display_width(text: str) -> int:
     width = 0
-    for char in _strip_sgr(text):
+    plain = _strip_sgr(text)
+    for index, char in enumerate(plain):
         if unicodedata.combining(char) or char in "\u200b\u200d\ufe0f":
             continue
-        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        # A character asked for as an emoji (`⚠️`: U+26A0 and the selector U+FE0F) takes two columns.
+        emoji = plain[index + 1:index + 2] == "\ufe0f"
+        width += 2 if emoji or unicodedata.east_asian_width(char) in ("W", "F") else 1
     return width
 
 
@@ -86,9 +89,11 @@ def _is_wide(char: str) -> bool:
 def _pieces(text: str) -> list[str]:
     """Where a line may break: after a space, and between any two CJK characters."""
     pieces, current = [], ""
-    for char in text:
+    for index, char in enumerate(text):
         breakable = current and (_is_wide(char) or current[-1] == " " or _is_wide(current[-1]))
-        if breakable and char not in _NO_LINE_START and current[-1] not in _NO_LINE_END:
+        # A full stop that starts a name (`.pth`, `.ckpt` in a list) may start a line.
+        starts_name = char == "." and text[index + 1:index + 2].isalnum()
+        if breakable and (char not in _NO_LINE_START or starts_name) and current[-1] not in _NO_LINE_END:
             pieces.append(current)
             current = ""
         current += char
