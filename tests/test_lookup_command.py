@@ -222,6 +222,25 @@ def test_chinese_wraps_by_display_width_not_characters():
     assert not any(line.strip().startswith(("，", "。", "、")) for line in lines)
 
 
+def test_an_error_given_as_an_argument_without_spaces_is_looked_up_not_opened():
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(["KeyError:'label'"], stdout=out, stderr=err)
+    assert status == cli.EXIT_NOT_EXPLAINED and "no such file" not in err.getvalue()
+    assert cli.main(["no_such_file.txt"], stdout=io.StringIO(), stderr=err) == cli.EXIT_USAGE
+    assert "no such file: no_such_file.txt" in err.getvalue()
+
+
+def test_the_bare_command_on_a_terminal_says_what_it_waits_for(monkeypatch):
+    class Typed(io.TextIOWrapper):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("TERM", raising=False)
+    err = io.StringIO()
+    text = cli.read_input(None, Typed(io.BytesIO(b"RuntimeError: x\n")), err)
+    assert text == "RuntimeError: x\n" and "Ctrl-D" in err.getvalue()
+
+
 def test_an_emoji_takes_two_columns_and_a_list_of_names_breaks_between_them():
     assert display_width("⚠️ x") == 4  # U+26A0 with the emoji selector: two columns on a terminal
     lines = wrap("⚠️ 你贴的内容里没有 torch.load、serialization.py、checkpoint、.pth、.pt、.ckpt 里的任何一个", 40, "   ")

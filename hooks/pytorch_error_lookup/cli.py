@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections import namedtuple
 
@@ -55,15 +56,24 @@ class UsageError(Exception):
     """Bad input: said in one line on stderr, exit 2, no traceback."""
 
 
-def read_input(path: str | None, stdin=None) -> str:
+# An argument that starts with an exception's name is the error itself, not a file's name.
+_NAMES_AN_ERROR = re.compile(r"[A-Za-z_][\w.]*(?:Error|Exception|Warning):")
+
+
+def read_input(path: str | None, stdin=None, stderr=None) -> str:
     stdin = stdin or sys.stdin
-    if path and " " in path and not os.path.exists(path):
-        return path  # the error itself, quoted on the command line (`pytorch-error-lookup "RuntimeError: …"`)
+    if path and not os.path.exists(path) and (" " in path or _NAMES_AN_ERROR.match(path)):
+        # The error itself, quoted on the command line (`pytorch-error-lookup "RuntimeError: …"`,
+        # `"KeyError:'label'"`), not a file's name.
+        return path
     try:
         if path and path != "-":
             with open(path, "rb") as handle:
                 raw = handle.read(MAX_INPUT_BYTES + 1)
         else:
+            if is_terminal(stdin):  # a reader who typed the bare command: say what it waits for
+                print("粘贴报错（一行或整段 traceback），然后按 Ctrl-D（Windows：Ctrl-Z 再回车）：",
+                      file=stderr or sys.stderr)
             raw = stdin.buffer.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
         raise UsageError(f"no such file: {path}") from None
@@ -266,7 +276,7 @@ def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None)
             raise UsageError("--explain ID reads no input; give either an ID or an error")
         if arguments.torch and release_numbers(arguments.torch) is None:
             raise UsageError(f"--torch {arguments.torch}: not a torch release (give one like 2.6.0)")
-        text = None if arguments.explain else read_input(arguments.file, stdin)
+        text = None if arguments.explain else read_input(arguments.file, stdin, stderr)
         lookup = Lookup.installed()
         base = site_base(arguments.site, published=lookup.site_url)
         found = explained(lookup, arguments.explain) if arguments.explain else None
