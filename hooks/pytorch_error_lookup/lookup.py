@@ -260,8 +260,7 @@ class Lookup:
         # A row whose context (`torch.load`) the pasted traceback never passes through, whose
         # `unless_shown` the paste shows or whose `only_if_shown` it does not, is not the
         # reader's situation: its templates do not count (it may still be suggested).
-        skip = frozenset(entry["id"] for page in self.pages for entry in page.entries
-                         if off_context(entry, text) or shows_other_cause(entry, text) or lacks_own_context(entry, text))
+        skip = frozenset(entry["id"] for page in self.pages for entry in page.entries if why_not_said(entry, text))
         # A wording another situation prints too is a row's when the paste shows the row's call.
         called = frozenset(entry["id"] for page in self.pages for entry in page.entries if shows_call(entry, text))
         for error in errors:
