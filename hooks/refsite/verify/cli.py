@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     began = time.monotonic()
     environment = probe(args.python)
     if environment["torch"] is None:
-        raise SystemExit(f"{args.python} has no torch to verify")
+        raise SystemExit(f"{args.python} has no torch to verify: pip install torch==2.13.0 numpy there, "
+                         "or give --python a Python that has them")
     out = release_file(environment["torch"]) if args.release else args.out or RESULTS_FILE
     try:
         # Rows and reproducers only: a results file about to be rewritten must not stop the run.
