@@ -97,6 +97,15 @@ def test_a_weak_verdict_shows_loose_suggestions_and_where_else_to_look(reference
     assert style == "dashed"
 
 
+def test_a_description_and_a_quoted_error_are_told_apart_in_chinese_as_in_the_terminal(reference):
+    # A symptom in words has no "text" to be missing; an error quoted in a sentence (a real
+    # thread's, from the tune part) is an error the page does not cover.
+    ask(reference, "训练很慢怎么办")
+    assert "本页没有这句原文" in reference.text_content(STATUS)
+    assert ask(reference, "PLE运行 RuntimeError: DataLoader worker (pid 1022) is killed by signal: Killed.") == "weak"
+    assert "本页没有收录这条报错" in reference.text_content(STATUS)
+
+
 def test_a_pasted_last_line_is_literal_when_its_message_is_on_the_page(reference):
     assert ask(reference, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)") == "literal"
     assert "不算开头的异常名" in reference.text_content(STATUS)

@@ -115,6 +115,13 @@ def test_a_description_in_chinese_no_row_covers_is_not_called_an_error():
     assert out.splitlines()[0] == cli.DESCRIBED_WEAK and "没有收录这条报错" not in out
 
 
+def test_an_error_quoted_in_a_chinese_sentence_is_still_called_an_error():
+    # From a real thread (the tune part): the error no row covers, in the reader's sentence.
+    status, out, _ = run([], "PLE运行 RuntimeError: DataLoader worker (pid 1022) is killed by signal: Killed.".encode())
+    assert status == 1
+    assert "没有收录这条报错" in out.splitlines()[0]
+
+
 def test_explain_prints_the_whole_entry():
     status, out, _ = run(["--explain", "matmul-dtype", "--site", "https://example.org/book", "--torch", "1.7.1"])
     assert status == 0

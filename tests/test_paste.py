@@ -12,7 +12,7 @@ import yaml
 import real_pastes
 from find_support import INPUT, current_entries, open_reference, paste, status
 from pytorch_error_lookup.lookup import Lookup
-from pytorch_error_lookup.paste import PASTE_RULES, message_missing, reduce_paste
+from pytorch_error_lookup.paste import PASTE_RULES, in_words, message_missing, reduce_paste
 
 CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "paste_cases.yml").read_text(encoding="utf-8"))
 CASE_IDS = [f"{index}-{case['kind']}" for index, case in enumerate(CASES)]
@@ -68,6 +68,15 @@ def test_a_cut_traceback_whose_last_words_the_page_explains_is_answered_not_told
     assert (answer.verdict, answer.ids[:1], answer.message_missing) == ("match", ("matmul-shapes",), False)
 
 
+def test_a_chinese_query_is_a_description_unless_it_quotes_an_error():
+    assert in_words("训练集精度比验证集低那么多")
+    assert in_words("onnx 模型推理结果和pt推理结果不一致？")  # a name or two is still the reader's words
+    # From real threads (the tune part): an exception's name, or a run of an error's words.
+    assert not in_words("IndexError: index out of range in self 是什么原因呢.")
+    assert not in_words("发生异常: RuntimeError unsupported operation: some elements of the input tensor")
+    assert not in_words("运行到loss时报错： Expected object of type torch.FloatTensor but found type torch.LongTensor")
+
+
 def test_the_rules_are_plain_json_data():
     import json
 
@@ -83,19 +92,21 @@ def test_the_page_reduces_every_paste_exactly_as_python_does(page, site_url):
     in_browser = page.evaluate(
         """async (texts) => {
             const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
-            const { reducePaste, messageMissing } = await import(new URL("find-paste.js", base));
+            const { reducePaste, messageMissing, inWords } = await import(new URL("find-paste.js", base));
             const { loadPasteRules } = await import(new URL("find-verdict.js", base));
             const rules = await loadPasteRules(document.querySelector("[data-find]").dataset.findPage);
             return texts.map((text) => {
                 const errors = reducePaste(text, rules);
-                return [errors.map((e) => e.readings), messageMissing(text, errors, rules)];
+                return [errors.map((e) => e.readings), messageMissing(text, errors, rules),
+                        errors.map((e) => inWords(e.text, rules))];
             });
         }""",
         texts,
     )
-    for text, (errors, missing) in zip(texts, in_browser):
+    for text, (errors, missing, described) in zip(texts, in_browser):
         assert errors == as_written(text), text[:120]
         assert missing == message_missing(text, reduce_paste(text)), text[:120]
+        assert described == [in_words(error.text) for error in reduce_paste(text)], text[:120]
 
 
 @pytest.mark.browser

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from collections import namedtuple
 
 from .lookup import Answer, Lookup, Page, how_it_fits, release_line, release_numbers, release_remark, why_not_said
-from .paste import PASTE_RULES
+from .paste import PASTE_RULES, in_words, names_an_error
 from .rule import LITERAL, MATCH, NONE, WEAK
 from .terminal import Painter, is_terminal, wants_colour, wrap
 
@@ -47,22 +46,13 @@ HEADLINES = {
 DESCRIBED_WEAK = "✘ 附录A 没有这句原文。按字面最接近的几条如下，不一定就是你遇到的情况："
 
 
-def _in_chinese(text: str) -> bool:
-    # (No regular expression: compiling one is paid on every call's start.)
-    return any("\u3400" <= char <= "\u9fff" for char in text)
-
-
 class UsageError(Exception):
     """Bad input: said in one line on stderr, exit 2, no traceback."""
 
 
-# An argument that starts with an exception's name is the error itself, not a file's name.
-_NAMES_AN_ERROR = re.compile(r"[A-Za-z_][\w.]*(?:Error|Exception|Warning):")
-
-
 def read_input(path: str | None, stdin=None, stderr=None) -> str:
     stdin = stdin or sys.stdin
-    if path and not os.path.exists(path) and (" " in path or _NAMES_AN_ERROR.match(path)):
+    if path and not os.path.exists(path) and (" " in path or names_an_error(path, at_start=True)):
         # The error itself, quoted on the command line (`pytorch-error-lookup "RuntimeError: …"`,
         # `"KeyError:'label'"`), not a file's name.
         return path
@@ -191,7 +181,7 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
     if answer.message_missing:
         return wrap(paint(f"✘ {PASTE_RULES['missing_message_note']}。", "warn"), width)
     style, headline = HEADLINES[answer.verdict]
-    if answer.verdict == WEAK and _in_chinese(answer.query):
+    if answer.verdict == WEAK and in_words(answer.query):
         headline = DESCRIBED_WEAK
     lines = wrap(paint(headline.format(how=how_it_fits(answer.fit)), style), width)
     if answer.others:

@@ -102,6 +102,10 @@ PASTE_RULES: dict = {
     "error_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Interrupt)\b:?",
     # Lines before a traceback with no message among them are a log or a program's chatter: they go.
     "message_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Warning|Interrupt)\b:?",
+    # A query in Chinese that names an exception or a warning (`KeyError: 'label'`), or holds a run
+    # of English words, is an error quoted in a sentence, not a symptom in the reader's words.
+    "names_an_error": r"(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Warning)(?![A-Za-z0-9_.])",
+    "english_words": r"(?<![A-Za-z0-9_.])[A-Za-z]{2,}(?:[ ]+[A-Za-z]{2,}){3}(?![A-Za-z0-9_])",
     # A traceback cut before its message may still show the frame that raised it: the code line
     # `raise RuntimeError("grad can be implicitly created only for scalar outputs")` is read as
     # that message (the exception's name, then the string's text).
@@ -279,6 +283,22 @@ def _unwrapped(lines: list[str], raw_lengths: list[int]) -> str | None:
     parts = [_SPACES.sub(" ", part).strip() for part in _LINE_BREAK.split(cleaned)]
     text = _R["markup"].sub("", " ".join(part for part in parts if part)).strip()
     return text or None
+
+
+def names_an_error(text: str, *, at_start: bool = False) -> bool:
+    """Whether the text names an exception or a warning (`KeyError: 'label'`), anywhere or
+    (`at_start`) at its start."""
+    pattern = _R["names_an_error"]
+    return (pattern.match(text) if at_start else pattern.search(text)) is not None
+
+
+def in_words(query: str) -> bool:
+    """Whether a query is a description in the reader's words (a symptom), not an error's text:
+    it is in Chinese, names no exception and holds no run of English words. (find-suggest.js
+    decides it the same way.)"""
+    # (No regular expression for the script: compiling one is paid on every call's start.)
+    return (any("\u3400" <= char <= "\u9fff" for char in query)
+            and not names_an_error(query) and _R["english_words"].search(query) is None)
 
 
 def message_missing(text: str, errors: list[PastedError]) -> bool:

@@ -7,6 +7,7 @@ import { stripTracebackNoise } from "./find-tokenize.js";
 
 const LINE_BREAK = /\r\n|\r|\n/;
 const SPACES = /[ \t\u00a0]+/g;
+const CJK = /[\u3400-\u9fff]/;
 
 /** The rules as RegExps, compiled once per rules object. */
 const compiledRules = new WeakMap();
@@ -37,6 +38,8 @@ function compile(rules) {
       messageLine: one("message_line"),
       raiseLine: one("raise_line"),
       stack: one("stack"),
+      namesAnError: one("names_an_error", ""),
+      englishWords: one("english_words", ""),
       quoted: Object.entries(rules.quoted).map(([opener, pattern]) => [opener, new RegExp(pattern, "gm")]),
       quotedWord: one("quoted_word", "gm"),
     };
@@ -176,6 +179,13 @@ export function reducePaste(text, rules) {
   const re = compile(rules);
   const lines = decode(String(text), rules, re).split(LINE_BREAK).slice(-rules.tail_lines);
   return byRank(lines, re).flatMap((stream) => errorsOf(stream, rules, re));
+}
+
+/** Whether a query is a description in the reader's words (a symptom), not an error's text
+ * (paste.in_words): it is in Chinese, names no exception and holds no run of English words. */
+export function inWords(query, rules) {
+  const re = compile(rules);
+  return CJK.test(query) && !re.namesAnError.test(query) && !re.englishWords.test(query);
 }
 
 /** Whether the paste is a traceback cut before its message (paste.message_missing): frames, and

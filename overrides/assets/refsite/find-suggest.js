@@ -5,11 +5,12 @@
 // chapter map; or nothing at all (`none`). Only a `match` is landed on with Enter.
 
 import { foldQuery } from "./find-fold.js";
+import { inWords } from "./find-paste.js";
 import { RULES_FAILED } from "./find-status.js";
+import { loadPasteRules } from "./find-rules-data.js";
 import { MATCH, NONE, WEAK, bestFit, loadContextReader, loadRules, verdictFor } from "./find-verdict.js";
 
 const LABEL_LENGTH = 140;
-const CJK = /[\u3400-\u9fff]/;
 
 /** How a `match` fits (pytorch_error_lookup.lookup.how_it_fits, in the page's words). */
 function howItFits({ saidBy, described }) {
@@ -68,8 +69,8 @@ export class Suggestions {
     let ranker;
     let readContext;
     try {
-      [templates, ranking, readContext] = await Promise.all([
-        loadRules(this.pageKey), loadRanking(), loadContextReader(this.pageKey)]);
+      [templates, ranking, readContext, this.pasteRules] = await Promise.all([
+        loadRules(this.pageKey), loadRanking(), loadContextReader(this.pageKey), loadPasteRules(this.pageKey)]);
       ranker = await ranking.loadRanker(this.pageKey);
     } catch (error) {
       if (generation !== this.generation) return;
@@ -107,8 +108,8 @@ export class Suggestions {
     }
     this.list.classList.add("rs-find__suggestions--loose");
     this.list.replaceChildren(...this.ranked.map(({ id }) => this.item(id)));
-    this.status.set(CJK.test(this.query)
-      // A description in Chinese (a symptom), not an error's text: nothing to be "not covered".
+    this.status.set(inWords(this.query, this.pasteRules)
+      // A description in the reader's words (a symptom), not an error's text: nothing to be "not covered".
       ? `本页没有这句原文。按字面最接近的 ${this.ranked.length} 条如下，不一定就是你遇到的情况。`
       : `本页没有收录这条报错。下面 ${this.ranked.length} 条只是字面相近，不一定相关，请对照原文再用。`);
   }
