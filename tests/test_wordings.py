@@ -98,11 +98,20 @@ def test_a_message_that_goes_on_over_tabbed_lines_is_taken_whole():
                                        'Unexpected key(s) in state_dict: "module.fc.weight".')
 
 
-def test_a_row_whose_other_wordings_are_not_its_alone_takes_none():
+def test_an_old_wording_any_cat_prints_is_the_collate_rows_only_through_default_collate():
+    """torch 1.4 and older said the DataLoader's stack of unequal samples as any `torch.cat`
+    does (the row's `cat` near miss prints it too): alone it is `weak`; in a traceback through
+    `default_collate` it is the row's."""
     row = next(row for row in ERROR_ROWS if row.id == "stack-unequal-size")
-    assert row.reproducer.not_distinctive
-    assert row.releases.wordings == ()
-    assert any(run.seen == "different" for run in row.releases.runs)  # torch 1.x said it otherwise
+    wording = next(wording for wording, releases, _ in row.releases.wordings if "1.4.0" in releases)
+    assert "Sizes of tensors must match except in dimension 0" in wording
+    assert any(row_id == row.id and "Sizes of tensors" in said for row_id, said in DECLINED)
+    assert LOOKUP(wording).verdict == "weak"
+    traceback = ('Traceback (most recent call last):\n'
+                 '  File "/usr/lib/python3.7/site-packages/torch/utils/data/_utils/collate.py", line 55, in default_collate\n'
+                 '    return torch.stack(batch, 0, out=out)\n'
+                 f'RuntimeError: {wording}')
+    assert (LOOKUP(traceback).verdict, LOOKUP(traceback).ids[:1]) == ("match", (row.id,))
 
 
 # ── Each lands, and only on its row ──────────────────────────────────────────────────────────

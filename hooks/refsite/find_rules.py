@@ -35,8 +35,12 @@ def templates_for(page) -> list[Template]:
     is no row's to claim: a partial template or another wording that fits it is left out, so
     that such a paste is answered `weak`. (A row's own text fitting one is an error in the
     data, which tests/test_wordings.py reports.)"""
-    return [template for _, row_templates in _row_templates(page)
-            for _, _, template in row_templates if template is not None]
+    unique: dict[str, Template] = {}  # wordings that differ only in a slot are one template
+    for _, row_templates in _row_templates(page):
+        for _, _, template in row_templates:
+            if template is not None:
+                unique.setdefault(f"{template.entry}\n{template.pattern}", template)
+    return list(unique.values())
 
 
 def declined_wordings(page) -> list[tuple[str, str]]:
@@ -51,7 +55,7 @@ def declined_wordings(page) -> list[tuple[str, str]]:
 
 def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None]]]]:
     """Each row's (kind, what it was compiled from, its template or None when a near miss's
-    message fits it), in page order, without repeats. Kinds: fragment, partial, wording, said."""
+    message fits it), in page order. Kinds: fragment, partial, wording, said."""
     outputs = [(row_id, fold(message)) for row_id, message in _recorded_messages(page)]
     near_misses = [fold(message) for message in _near_miss_messages(page)]
     rows = []
@@ -63,10 +67,7 @@ def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None
         elif section.kind == "errors":
             for entry in section.entries:
                 own = _own_templates(entry, near_misses) + _wording_templates(entry, outputs, near_misses)
-                unique: dict[str, tuple[str, str, Template | None]] = {}
-                for kind, said, template in own:
-                    unique.setdefault(template.pattern if template else f"{kind}:{said}", (kind, said, template))
-                rows.append((entry.id, list(unique.values())))
+                rows.append((entry.id, own))
     return rows
 
 

@@ -51,8 +51,6 @@ class Reproducer:
     simulation: str | None = None  # how the situation is staged where it cannot happen for real
     platform: str | None = None  # why the message belongs to another platform
     note: str | None = None  # where today's torch differs from the row's story
-    # Why other releases' wordings of the row are not its alone (refsite.wordings): not taken.
-    not_distinctive: str | None = None
     # Other call paths of the same mistake, by name: programs run and recorded like `code`.
     variants: tuple[tuple[str, str], ...] = ()
     variant_own_names: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a variant's readers' own words
@@ -486,7 +484,6 @@ def reproducers_from_raw(raw: dict) -> dict[str, Reproducer]:
     return {row_id: Reproducer(code=program["code"], expect=tuple(program.get("expect", ())),
                                simulation=program.get("simulation"),
                                platform=program.get("platform"), note=program.get("note"),
-                               not_distinctive=program.get("not_distinctive"),
                                variants=tuple((name, variant if isinstance(variant, str) else variant["code"])
                                               for name, variant in (program.get("variants") or {}).items()),
                                variant_own_names=tuple(
@@ -515,8 +512,7 @@ def verifications_from_raw(run: dict, reproducers: dict[str, Reproducer],
         stale = program is None or result.get("code_sha") != program.code_sha
         near_miss = name.startswith(NEAR_MISS_PREFIX)
         wording = None
-        if (reference_kinds and result["seen"] == "different" and not stale and not near_miss
-                and not reproducer.not_distinctive):
+        if reference_kinds and result["seen"] == "different" and not stale and not near_miss:
             # A variant's author vouches that it is the row's mistake: only the release's own
             # kind of check applies to the row's program.
             wording = wording_of(result.get("output"), reference_kinds.get(row_id), program.code,
