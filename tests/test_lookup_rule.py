@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from pytorch_error_lookup.lookup import Lookup
-from pytorch_error_lookup.rule import LITERAL, MATCH, NONE, WEAK, best_fit, compile_template, fold, split_exception
+from pytorch_error_lookup.rule import (LITERAL, MATCH, NONE, WEAK, best_fit, compile_template, compile_templates, fold,
+                                       split_exception)
 
 CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "lookup_cases.yml").read_text(encoding="utf-8"))
 
@@ -93,6 +94,17 @@ def test_a_second_line_of_its_own_is_required_and_traceback_furniture_is_not():
     envelope = compile_template("e", "Caught RuntimeError in DataLoader worker process 0.", ("RuntimeError",),
                                 "Original Traceback (most recent call last):")
     assert best_fit([envelope], fold("KeyError: Caught KeyError in DataLoader worker process 3."))
+
+
+def test_a_second_line_of_its_own_pasted_alone_is_still_the_rows(lookup):
+    # A real paste (tune part, fairseq#5603): only the line that tells an unsafe global apart.
+    paste = ("WeightsUnpickler error: Unsupported global: GLOBAL numpy._core.multiarray._reconstruct was not an "
+             "allowed global by default. Please use torch.serialization.add_safe_globals([_reconstruct])")
+    assert (lookup(paste).verdict, lookup(paste).ids[:1]) == (MATCH, ("weights-only-unpickling",))
+    # The first line alone is any weights-only failure's (a file that is no checkpoint at all).
+    templates = compile_templates("w", "UnpicklingError: Weights only load failed.", (),
+                                  "WeightsUnpickler error: Unsupported global: GLOBAL xxx was not an allowed global by default.")
+    assert best_fit(templates, fold("Weights only load failed.")) is None
 
 
 def test_when_several_rows_fit_the_error_printed_last_wins():

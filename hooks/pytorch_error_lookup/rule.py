@@ -280,16 +280,27 @@ def compile_templates(entry: str, fragment: str, own_names: Sequence[str] = (),
     longer than either: a partial paste (only the first line of a message, only its end, a
     message quoted in a sentence and cut) fits those. A partial template counts only when it
     is the only row's to fit (best_fit). A row whose second line tells it apart from another
-    situation (`WeightsUnpickler error: Unsupported global`) has no partial ones."""
+    situation (`WeightsUnpickler error: Unsupported global`) has one partial template, that
+    line's: pasted alone, it still tells the row apart."""
     pieces = _template_pieces(fragment, own_names, second_line, key_prefixes)
     whole = _assemble(entry, pieces, not_with)
     templates = [whole]
-    for part in (_head(pieces), _tail(pieces)) if not second_line else ():
+    if second_line:
+        parts = [_template_pieces(second_line, own_names, None, ())] if _is_message(second_line) else []
+    else:
+        parts = [_head(pieces), _tail(pieces)]
+    for part in parts:
         if part:
             template = _assemble(entry, part, not_with, partial=True)
             if template.fixed < whole.fixed and template.pattern not in {t.pattern for t in templates}:
                 templates.append(template)
     return templates
+
+
+def _is_message(second_line: str) -> bool:
+    """Whether a row's second line is a message of its own, not traceback furniture
+    (`Original Traceback (most recent call last):`, which pasting drops)."""
+    return strip_traceback_noise(second_line) == second_line
 
 
 # A partial template keeps at least this many fixed characters, and this many words.
@@ -310,7 +321,7 @@ def _template_pieces(fragment: str, own_names: Sequence[str], second_line: str |
     while (nested := _NESTED_EXCEPTION.match(message)) and has_substance(message[nested.end():]):
         message = message[nested.end():]
     pieces = _pieces(message, own_names, key_prefixes)
-    if second_line and strip_traceback_noise(second_line) == second_line:
+    if second_line and _is_message(second_line):
         pieces += [("any", ANY)] + _pieces(split_exception(second_line.replace("`", ""))[1], own_names)
     while pieces and pieces[0][0] == "any":
         pieces.pop(0)
