@@ -41,7 +41,7 @@ def test_a_covered_error_gets_the_note_after_its_whole_traceback():
     note = out.index("附录A · 报错反查表")
     assert note > traceback_end
     assert "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)" in out[note:]
-    assert "01 张量" in out[note:] and "pytorch-error-lookup --explain matmul-shapes" in out[note:]  # no site known
+    assert "01 张量" in out[note:] and "全文：!pytorch-error-lookup --explain matmul-shapes" in out[note:]  # no site known, as a cell runs it
     import torch
 
     assert f"torch {torch.__version__.split('+')[0]} 上实跑：逐字一致" in out[note:]  # the reader's own torch

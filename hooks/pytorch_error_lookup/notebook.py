@@ -29,9 +29,9 @@ class Note:
     def __init__(self, answer, base: str | None, release_said: str | None = None):
         self.answer = answer
         self.entry = answer.entries[0]
-        # With no site known, the command that shows the entry whole (`!pytorch-error-lookup …`).
+        # With no site known, the command that shows the entry whole, as a cell runs it.
         self.url = entry_url(base, answer.page.url, self.entry["id"]) if base else None
-        self.explain = f"pytorch-error-lookup --explain {self.entry['id']}"
+        self.explain = f"!pytorch-error-lookup --explain {self.entry['id']}"
         self.release_said = release_said  # was the row's text seen on the reader's torch
 
     def _chapters(self) -> str:
@@ -74,11 +74,10 @@ class Note:
             "</div>"
         )
 
-
     def _where_html(self) -> str:
         if self.url:
             return f'<a href="{html.escape(self.url, quote=True)}" target="_blank">{html.escape(self.url)}</a>'
-        return f"全文：<code>!{html.escape(self.explain)}</code>"
+        return f"全文：<code>{html.escape(self.explain)}</code>"
 
 
 def _inline_html(markdown: str) -> str:
