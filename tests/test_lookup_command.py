@@ -235,6 +235,9 @@ def test_an_error_given_as_an_argument_without_spaces_is_looked_up_not_opened():
     assert status == cli.EXIT_NOT_EXPLAINED and "no such file" not in err.getvalue()
     assert cli.main(["no_such_file.txt"], stdout=io.StringIO(), stderr=err) == cli.EXIT_USAGE
     assert "no such file: no_such_file.txt" in err.getvalue()
+    # A file named after an exception is still a file: the error's line has its colon.
+    assert cli.main(["RuntimeError-log.txt"], stdout=io.StringIO(), stderr=err) == cli.EXIT_USAGE
+    assert "no such file: RuntimeError-log.txt" in err.getvalue()
 
 
 def test_the_bare_command_on_a_terminal_says_what_it_waits_for(monkeypatch):

@@ -73,6 +73,7 @@ def test_a_chinese_query_is_a_description_unless_it_quotes_an_error():
     assert in_words("onnx 模型推理结果和pt推理结果不一致？")  # a name or two is still the reader's words
     # From real threads (the tune part): an exception's name, or a run of an error's words.
     assert not in_words("IndexError: index out of range in self 是什么原因呢.")
+    assert not in_words("训练时报错 RuntimeError.")  # a name at a sentence's end
     assert not in_words("发生异常: RuntimeError unsupported operation: some elements of the input tensor")
     assert not in_words("运行到loss时报错： Expected object of type torch.FloatTensor but found type torch.LongTensor")
 

@@ -16,6 +16,7 @@ side of a twin fails here or in the test named below. Every twin, in one place:
 | a pasted traceback rules out a row it never passes through the context of | lookup.off_context | find-verdict.js offContextRows (the rows' context code is data from find_rules) | here |
 | a paste showing a row's call lets a wording a near miss prints too say that row | lookup.shows_call | find-verdict.js calledRows (the rows' calls are data from find_rules) | here |
 | a traceback cut before its message | paste.message_missing | find-paste.js messageMissing | test_paste.py |
+| a Chinese query is a description unless it quotes an error | paste.in_words | find-paste.js inWords | test_paste.py |
 """
 
 from __future__ import annotations

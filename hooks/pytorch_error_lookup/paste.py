@@ -104,7 +104,7 @@ PASTE_RULES: dict = {
     "message_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Warning|Interrupt)\b:?",
     # A query in Chinese that names an exception or a warning (`KeyError: 'label'`), or holds a run
     # of English words, is an error quoted in a sentence, not a symptom in the reader's words.
-    "names_an_error": r"(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Warning)(?![A-Za-z0-9_.])",
+    "names_an_error": r"(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Warning)(?![A-Za-z0-9_]|\.[A-Za-z0-9_])",
     "english_words": r"(?<![A-Za-z0-9_.])[A-Za-z]{2,}(?:[ ]+[A-Za-z]{2,}){3}(?![A-Za-z0-9_])",
     # A traceback cut before its message may still show the frame that raised it: the code line
     # `raise RuntimeError("grad can be implicitly created only for scalar outputs")` is read as
@@ -286,16 +286,19 @@ def _unwrapped(lines: list[str], raw_lengths: list[int]) -> str | None:
 
 
 def names_an_error(text: str, *, at_start: bool = False) -> bool:
-    """Whether the text names an exception or a warning (`KeyError: 'label'`), anywhere or
-    (`at_start`) at its start."""
-    pattern = _R["names_an_error"]
-    return (pattern.match(text) if at_start else pattern.search(text)) is not None
+    """Whether the text names an exception or a warning, anywhere (`报错 RuntimeError.`), or
+    (`at_start`) at its start as an error's line does, with its colon (`KeyError:'label'`, not
+    `RuntimeError-log.txt`)."""
+    if not at_start:
+        return _R["names_an_error"].search(text) is not None
+    found = _R["names_an_error"].match(text)
+    return found is not None and text[found.end():found.end() + 1] == ":"
 
 
 def in_words(query: str) -> bool:
     """Whether a query is a description in the reader's words (a symptom), not an error's text:
-    it is in Chinese, names no exception and holds no run of English words. (find-suggest.js
-    decides it the same way.)"""
+    it is in Chinese, names no exception and holds no run of English words. (find-paste.js
+    inWords decides it the same way.)"""
     # (No regular expression for the script: compiling one is paid on every call's start.)
     return (any("\u3400" <= char <= "\u9fff" for char in query)
             and not names_an_error(query) and _R["english_words"].search(query) is None)

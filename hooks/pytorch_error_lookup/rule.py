@@ -267,10 +267,13 @@ def compile_paragraph(entry: str, paragraph: str, own_names: Sequence[str] = ())
     partial template, as a head or a tail is, when it holds as much as one of them must."""
     # (Its colon before what follows, `in the main module:`, is not the reader's to copy.)
     pieces = _template_pieces(paragraph.rstrip(" :"), own_names, None, ())
+    return _assemble(entry, pieces, (), partial=True) if _holds_enough(pieces) else None
+
+
+def _holds_enough(pieces: list[tuple[str, str]]) -> bool:
+    """Whether a part of a message holds as much fixed text as a partial template must."""
     text = " ".join(value for kind, value in pieces if kind == "text")
-    if len(text.strip()) < PARTIAL_CHARS or _fixed_words(text) < PARTIAL_WORDS:
-        return None
-    return _assemble(entry, pieces, (), partial=True)
+    return len(text.strip()) >= PARTIAL_CHARS and _fixed_words(text) >= PARTIAL_WORDS
 
 
 def compile_templates(entry: str, fragment: str, own_names: Sequence[str] = (),
@@ -286,7 +289,8 @@ def compile_templates(entry: str, fragment: str, own_names: Sequence[str] = (),
     whole = _assemble(entry, pieces, not_with)
     templates = [whole]
     if second_line:
-        parts = [_template_pieces(second_line, own_names, None, ())] if _is_message(second_line) else []
+        own = _template_pieces(second_line, own_names, None, ()) if _is_message(second_line) else []
+        parts = [own] if own and _holds_enough(own) else []
     else:
         parts = [_head(pieces), _tail(pieces)]
     for part in parts:

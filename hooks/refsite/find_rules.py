@@ -33,9 +33,11 @@ def templates_for(page) -> list[Template]:
 
     What a near miss printed (another error readers take for a row's, Reproducer.near_misses)
     is no row's to claim: a partial template or another wording that fits it is left out, so
-    that such a paste is answered `weak`. (A row's own text fitting one is an error in the
-    data, which tests/test_wordings.py reports.)"""
-    unique: dict[str, Template] = {}  # wordings that differ only in a slot are one template
+    that such a paste is answered `weak`, or, for a row with `called_through`, kept for a paste
+    that shows one of those calls. (A row's own text fitting one is an error in the data, which
+    tests/test_wordings.py reports.) Wordings that differ only in a slot (a source path after
+    ` at `), and partial templates compiled again from each printed message, are one template."""
+    unique: dict[str, Template] = {}
     for _, row_templates in _row_templates(page):
         for _, _, template in row_templates:
             if template is not None:
@@ -76,8 +78,9 @@ def _structure(entry) -> dict:
 
 
 def _own_templates(entry, near_misses: list[str]) -> list[tuple[str, str, Template | None]]:
-    """The row's fragment's template, then the partial ones (head, tail, a paragraph) of its
-    fragment and of each whole message a release printed around it."""
+    """The row's fragment's template, then the partial ones (head, tail, a paragraph, or the
+    second line of its own) of its fragment and of each whole message a release printed around
+    it."""
     whole, *partials = compile_templates(entry.id, entry.fragment, entry.own_names, entry.second_line,
                                          **_structure(entry))
     # The head and tail of the whole message each release printed around the row's text

@@ -6,8 +6,8 @@
 
 import { foldQuery } from "./find-fold.js";
 import { inWords } from "./find-paste.js";
-import { RULES_FAILED } from "./find-status.js";
 import { loadPasteRules } from "./find-rules-data.js";
+import { RULES_FAILED } from "./find-status.js";
 import { MATCH, NONE, WEAK, bestFit, loadContextReader, loadRules, verdictFor } from "./find-verdict.js";
 
 const LABEL_LENGTH = 140;
