@@ -9,6 +9,7 @@ many pastes got
 - unsure: a covered paste told `weak` or `none` (the right row may be among the suggestions);
 - wrong: a confident answer (`literal` / `match`) on the wrong row, or on any row for a paste no
   row explains.
+Covered pastes are also counted apart by whether the source cut them short (`truncated`).
 The terminal's answer comes from `pytorch_error_lookup.lookup`; with `--page`, the same pastes
 are pasted into 附录A's box in Chromium (a real paste event) and the page's verdict and first row
 are compared with the terminal's. `--misses` lists the tune part's misses (never the held-out
@@ -88,6 +89,20 @@ def report_unsure(pastes: list[dict], unsure: list[str | None]) -> None:
         print(f"{part:<9} " + ", ".join(f"{kind} {counts[kind]}" for kind in UNSURE_KINDS))
 
 
+def report_cut(pastes: list[dict], answers: list[tuple[str, str | None]]) -> None:
+    """Covered pastes right, apart for those the source cut short (`truncated`: a stored
+    excerpt's end, or the poster's own `...`) and those whole, which is how a reader pastes."""
+    print("\ncovered pastes right, whole / cut short by the source (terminal)")
+    for part in (real_pastes.TUNE, real_pastes.HELD_OUT):
+        cells = []
+        for cut, label in ((False, "whole"), (True, "cut short")):
+            picked = [judge(paste, *answer) for paste, answer in zip(pastes, answers)
+                      if paste["part"] == part and paste["group"] == "covered" and paste["truncated"] == cut]
+            right = picked.count("right")
+            cells.append(f"{label} {right}/{len(picked)}" + (f" ({100 * right / len(picked):.1f}%)" if picked else ""))
+        print(f"{part:<9} " + ", ".join(cells))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--page", action="store_true", help="also paste each into 附录A in Chromium")
@@ -97,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     answers, unsure = terminal_answers(pastes)
     report("terminal (pytorch-error-lookup)", pastes, answers)
     report_unsure(pastes, unsure)
+    report_cut(pastes, answers)
     if args.page:
         page = page_answers(pastes)
         report("page (附录A's box, a real paste event)", pastes, page)

@@ -42,6 +42,7 @@ def test_real_pastes_benchmark_runs():
     output = run_benchmark("real_pastes.py")
     assert "terminal (pytorch-error-lookup)" in output
     assert "held-out  covered" in output and "tune      uncovered" in output
+    assert "held-out  whole " in output and "cut short " in output
 
 
 def test_long_pastes_benchmark_runs():
