@@ -91,6 +91,22 @@ def test_a_variant_is_vouched_for_by_its_author_whatever_its_kind():
     assert wording_of(out, "ModuleNotFoundError", "torch.load(p)", same_kind=False) == out
 
 
+def test_an_exception_of_a_modules_own_is_a_line_whatever_its_class_ends_in():
+    """torch 2.1 (the row's dynamo-export variant): a deprecation warning, then the error, whose
+    class does not end in `Error`; the error is the wording, not the warning before it."""
+    out = ("x.py:9: UserWarning: export(f, *args, **kwargs) is deprecated\n  warnings.warn(\n"
+           "torch.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode: It appears that you're trying to "
+           "get a value out of symbolic int/float whose value is data-dependent")
+    assert wording_of(out, "GuardOnDataDependentSymNode", "torch._dynamo.export(Net(), x)", same_kind=False) == \
+        out.splitlines()[-1]
+
+
+def test_an_introduction_of_an_error_printed_below_is_no_wording():
+    out = ("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+           "InvalidCxxCompiler: No working C++ compiler found in torch._inductor.config.cpp.cxx: (None, 'cl')")
+    assert wording_of(out, "InductorError", "torch.compile(f)(x)", same_kind=False) is None
+
+
 def test_a_message_that_goes_on_over_tabbed_lines_is_taken_whole():
     out = ("RuntimeError: Error(s) in loading state_dict for Net:\n"
            '\tUnexpected key(s) in state_dict: "module.fc.weight".\nsomething after')

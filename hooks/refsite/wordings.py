@@ -15,7 +15,8 @@ Not every other line is the mistake's own wording, so a line is taken only when
   `ModuleNotFoundError` for `onnxscript`);
 - it is an error where the row's is an error, a warning where the row's is a warning;
 - its message is not written in the reproducer itself (the error a DataLoader worker raises to
-  show the envelope is the reproducer's, not torch's).
+  show the envelope is the reproducer's, not torch's), nor only the introduction of an error
+  printed below it (`BackendCompilerFailed: backend='inductor' raised:`).
 
 Standard library only: pure functions over the recorded text.
 """
@@ -24,9 +25,11 @@ from __future__ import annotations
 
 import re
 
-# The last part of an exception's qualified name, before `: ` (`torch.onnx.errors.OnnxExporterError`).
-EXCEPTION_LINE = re.compile(r"\b\w*(?:Error|Exception|Warning)\b: ")
-_EXCEPTION_KIND = re.compile(r"\b(\w*(?:Error|Exception|Warning))\b: ")
+# The last part of an exception's qualified name, before `: ` (`torch.onnx.errors.OnnxExporterError`);
+# or, at a line's start, a qualified class name whatever it ends in, as Python prints an exception
+# of a module's own (`torch.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode: `).
+EXCEPTION_LINE = re.compile(r"\b\w*(?:Error|Exception|Warning)\b: |^(?:[A-Za-z_]\w*\.)+[A-Z]\w*: ")
+_EXCEPTION_KIND = re.compile(r"\b(\w*(?:Error|Exception|Warning))\b: |^(?:[A-Za-z_]\w*\.)+([A-Z]\w*): ")
 WARNING_LOCATION = re.compile(r"^\S+\.py:\d+: (?=\w+Warning: )")  # "/path/x.py:4: " before a warning
 
 # Raised by Python for a slip anywhere, so never a torch release's own wording of a row.
@@ -65,7 +68,7 @@ def exception_kind(line: str | None) -> str | None:
     """`RuntimeError` for `RuntimeError: …`, `GradcheckError` for
     `torch.autograd.gradcheck.GradcheckError: …`; None for a line that names none."""
     found = _EXCEPTION_KIND.search(line or "")
-    return found.group(1) if found else None
+    return (found.group(1) or found.group(2)) if found else None
 
 
 def _is_warning(kind: str) -> bool:
@@ -85,6 +88,7 @@ def wording_of(output: str | None, reference_kind: str | None, code: str, *, sam
                                                  or _is_warning(kind) != _is_warning(reference_kind)):
         return None
     message = line[line.index(f"{kind}: ") + len(kind) + 2:].strip()
-    if not message or message in code:
+    if not message or message in code or message.endswith(":"):
+        # (`backend='inductor' raised:` only introduces the error printed on the lines below.)
         return None
     return line
