@@ -159,3 +159,20 @@ def test_a_keystroke_before_the_fold_ends_searches_what_is_folded_and_says_it_is
     assert result["early"] == {"counting": True, "found": True, "inFirst": True}
     assert result["before"] == {"counting": True, "count": 0}
     assert result["after"] == {"counting": False, "count": 1, "inLast": True}
+
+
+def test_a_search_that_asks_for_the_whole_text_is_never_still_counting(page, long_site_url):
+    # The <mark> fallback (no Highlight API) unfolds the text on every search: a partial count
+    # there would be recounted, and refolded, forever.
+    open_long(page, long_site_url)
+    result = page.evaluate(
+        """async (last) => {
+            const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
+            const { Matches } = await import(new URL("find-matches.js", base));
+            const matches = new Matches([...document.querySelectorAll("[data-find-text]")], { keystrokeFoldMs: 0 });
+            matches.find(last.toUpperCase(), { whole: true });
+            return { counting: matches.counting, count: matches.count };
+        }""",
+        LAST,
+    )
+    assert result == {"counting": False, "count": 1}

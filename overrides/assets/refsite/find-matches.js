@@ -82,15 +82,18 @@ export class Matches {
     this.found = { ...this.found, corpus: null }; // its matches' places hold; their text nodes do not
   }
 
-  /** Find every match of `query`; false when the query folds to nothing. */
-  find(query) {
+  /**
+   * Find every match of `query`; false when the query folds to nothing. `whole`: fold all of the
+   * page's text first, so that the count is never partial.
+   */
+  find(query, { whole = false } = {}) {
     this.current = -1;
     const needle = foldQuery(query);
     if (!needle) {
       this.found = NO_MATCHES;
       return false;
     }
-    const corpus = this.foldFor(this.keystrokeFoldMs);
+    const corpus = whole ? this.prepare() : this.foldFor(this.keystrokeFoldMs);
     this.counting = corpus !== this.corpus;
     const starts = findAll(corpus, needle, this.startBuffer);
     const elementIndex = elementsOf(corpus, starts, this.elementBuffer);

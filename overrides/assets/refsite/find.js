@@ -100,7 +100,9 @@ function mountFind(doc) {
     if (painter.rewritesDom) matches.invalidate(); // the <mark> fallback split the text nodes
     suggestions.clear();
     setVerdict("");
-    const folded = matches.find(query);
+    // The <mark> fallback paints every match, which folds all of the text anyway (showCurrent),
+    // and each search unfolds it again: a partial count would be recounted, and refolded, forever.
+    const folded = matches.find(query, { whole: painter.rewritesDom });
     // Still counting: only the start of the page's text was searched (find-matches.js).
     form.toggleAttribute("data-find-counting", matches.counting);
     // A pasted last line is on the page when its message is, `RuntimeError: ` set aside.
