@@ -55,6 +55,8 @@ def ascii_or(ascii_pattern: re.Pattern[str], pattern: str, text: str) -> re.Patt
     compiled then (`re` keeps it): a class with CJK ranges costs up to 1 ms to compile, which a
     command's start should not pay for a text that cannot hold them."""
     return ascii_pattern if text.isascii() else re.compile(pattern)
+
+
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # Parts that differ from reader to reader and say nothing about the error: numbers, shapes
 # (`8x16`) and addresses (`0x7f3a…`).
