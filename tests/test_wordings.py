@@ -312,6 +312,19 @@ def test_a_paste_showing_another_cause_is_not_said_to_be_the_row(row_id):
     assert f"⚠️ 你贴的内容里有 {UNLESS[row_id][0]}" in out.getvalue()
 
 
+def test_a_half_precision_side_of_a_matmul_is_not_float64_data():
+    """Real pastes (tune part): `Half and Float8_e4m3fn` (fp8 weights in a ComfyUI node) and
+    `Float and BFloat16` (DeepSpeed under bf16) fit the row's words, not its cause; they are
+    suggested with the reason. A float64 side still lands."""
+    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    for source in ("https://github.com/kijai/ComfyUI-ControlNeXt-SVD/issues/7",
+                   "https://github.com/kohya-ss/sd-scripts/pull/2060"):
+        answer = LOOKUP(pastes[source])
+        assert answer.verdict == "weak" and answer.ids[0] == "matmul-dtype", (source, answer)
+    answer = LOOKUP("RuntimeError: mat1 and mat2 must have the same dtype, but got Float and Double")
+    assert (answer.verdict, answer.ids[:1]) == ("match", ("matmul-dtype",))
+
+
 # Rows whose message alone is any such error's (`only_if_shown`).
 ONLY_IF = {row.id: row.only_if_shown for row in ERROR_ROWS if row.only_if_shown}
 
