@@ -238,6 +238,47 @@ def test_an_error_given_as_an_argument_without_spaces_is_looked_up_not_opened():
     # A file named after an exception is still a file: the error's line has its colon.
     assert cli.main(["RuntimeError-log.txt"], stdout=io.StringIO(), stderr=err) == cli.EXIT_USAGE
     assert "no such file: RuntimeError-log.txt" in err.getvalue()
+    # A path is a file's name too; so it says how to look its text up instead.
+    assert cli.main(["logs/run1"], stdout=io.StringIO(), stderr=err) == cli.EXIT_USAGE
+    assert "no such file: logs/run1 (to look the text up, pipe it in" in err.getvalue()
+
+
+def test_a_symptom_in_chinese_given_as_the_argument_is_looked_up_not_opened():
+    """No space, no exception name, no file by that name: Chinese words are the reader's query,
+    answered as the same words piped in are."""
+    assert run(["验证集精度比训练差"]) == run([], "验证集精度比训练差".encode())
+    assert run(["验证集精度比训练差"])[0] == cli.EXIT_EXPLAINED
+    long_words = "最近用PyTorch训练模型验证集精度比训练差很多" * 40  # too long a name for any file
+    assert run([long_words]) == run([], long_words.encode())
+
+
+@pytest.mark.parametrize("argv, stdin, says", [
+    ([""], b"", "the argument is empty"),
+    (["   "], b"", "the argument is empty"),
+    (["a"], b"", "the argument holds no word"),
+    ([], b".\n", "standard input holds no word"),
+    ([], b"0", "standard input holds no word"),
+])
+def test_nothing_to_look_up_is_bad_usage_said_in_one_line(argv, stdin, says):
+    """A letter or a number is found all over the page and explained nowhere: no answer to give."""
+    status, out, err = run(argv, stdin)
+    assert (status, out) == (cli.EXIT_USAGE, "") and says in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_utf16_file_as_powershell_writes_it_is_read(tmp_path):
+    saved = tmp_path / "error.txt"
+    saved.write_bytes("RuntimeError: grad can be implicitly created only for scalar outputs\r\n".encode("utf-16"))
+    status, out, _ = run(["--json", str(saved)])
+    assert status == 0 and json.loads(out)["results"][0]["id"] == "grad-scalar-only"
+
+
+def test_an_answer_that_cannot_be_written_is_said_in_one_line_without_a_traceback():
+    for redirect in (">&-", "> /dev/full"):
+        done = subprocess.run(f"{sys.executable} -m pytorch_error_lookup 'RuntimeError: a thing' {redirect}", shell=True,
+                              capture_output=True, text=True, cwd=ROOT / "hooks", env={"PATH": "/usr/bin:/bin"})
+        assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, (redirect, done.stderr)
+        assert done.returncode in (cli.EXIT_NOT_EXPLAINED, cli.EXIT_USAGE)
+    assert "cannot write the answer: No space left on device" in done.stderr
 
 
 def test_the_bare_command_on_a_terminal_says_what_it_waits_for(monkeypatch):
@@ -262,7 +303,11 @@ def test_the_module_runs_as_python_dash_m_in_a_narrow_terminal():
     done = subprocess.run([sys.executable, "-m", "pytorch_error_lookup"], input=MATMUL, text=True,
                           capture_output=True, cwd=ROOT / "hooks", env={"COLUMNS": "40", "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
-    assert all(display_width(line) <= 40 or "://" in line or "/" in line for line in done.stdout.splitlines())
+    lines = done.stdout.splitlines()
+    # Only what must stay whole to be copied runs past the width: an address, the command.
+    command = "pytorch-error-lookup --explain matmul-shapes"
+    assert all(display_width(line) <= 40 or "://" in line or "/" in line or line.strip() == command for line in lines)
+    assert command in [line.strip() for line in lines]
 
 
 @pytest.mark.parametrize("release, says", [

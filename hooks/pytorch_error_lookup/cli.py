@@ -7,7 +7,7 @@
     python -m pytorch_error_lookup traceback.txt
 
 Reads one line or a whole traceback (FILE, standard input, or the error itself as the argument:
-one that names no file and holds a space) and prints the verdict and the
+one that names no file and does not look like a file's name) and prints the verdict and the
 entries that go with it; `--explain ID` prints one entry whole. Exit status: 0 when the page
 explains it (`literal`, `match`; an entry found), 1 when it does not (`weak`, `none`), 2 on bad
 usage.
@@ -19,19 +19,23 @@ entry here (`--explain ID`) instead of printing an address that goes nowhere.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
+import re
 import sys
 from collections import namedtuple
 
 from .lookup import Answer, Lookup, Page, how_it_fits, release_line, release_numbers, release_remark, why_not_said
 from .paste import PASTE_RULES, in_words, names_an_error
-from .rule import LITERAL, MATCH, NONE, WEAK
+from .rule import LITERAL, MATCH, NONE, WEAK, has_a_word
 from .terminal import Painter, is_terminal, wants_colour, wrap
 
 SITE_VARIABLE = "PYTORCH_ERROR_LOOKUP_SITE"
 # A whole log is read (its last lines, paste.PASTE_RULES' `tail_lines`); past this it is no paste.
 MAX_INPUT_BYTES = 64 << 20
+# A file's name ends in an extension (`error.txt`, `run.log`); the text of an error does not.
+FILE_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,4}$")
 INDENT = "   "  # what is said of a row, under its text (as wide as a suggestion's "1. ")
 EXIT_EXPLAINED, EXIT_NOT_EXPLAINED, EXIT_USAGE = 0, 1, 2
 
@@ -50,12 +54,22 @@ class UsageError(Exception):
     """Bad input: said in one line on stderr, exit 2, no traceback."""
 
 
+def looks_like_a_file(argument: str) -> bool:
+    """Whether an argument that names no existing file was meant as one (`traceback.txt`,
+    `logs/run1`), not as the text to look up (`验证集精度比训练差`, `"KeyError:'label'"`)."""
+    if names_an_error(argument, at_start=True) or not argument.isascii() or any(char.isspace() for char in argument):
+        return False
+    return "/" in argument or "\\" in argument or FILE_SUFFIX.search(argument) is not None
+
+
 def read_input(path: str | None, stdin=None, stderr=None) -> str:
     stdin = stdin or sys.stdin
-    if path and not os.path.exists(path) and (" " in path or names_an_error(path, at_start=True)):
-        # The error itself, quoted on the command line (`pytorch-error-lookup "RuntimeError: …"`,
-        # `"KeyError:'label'"`), not a file's name.
-        return path
+    if path is not None and path != "-" and not path.strip():
+        raise UsageError("nothing to look up: the argument is empty")
+    if path and path != "-" and not os.path.exists(path) and not looks_like_a_file(path):
+        # The error itself, quoted on the command line (`pytorch-error-lookup "RuntimeError: …"`),
+        # or a symptom in the reader's words, not a file's name.
+        return _text_to_look_up(path, "the argument")
     try:
         if path and path != "-":
             with open(path, "rb") as handle:
@@ -66,7 +80,7 @@ def read_input(path: str | None, stdin=None, stderr=None) -> str:
                       file=stderr or sys.stderr)
             raw = stdin.buffer.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
-        raise UsageError(f"no such file: {path}") from None
+        raise UsageError(f"no such file: {path} (to look the text up, pipe it in: echo '{path}' | pytorch-error-lookup)") from None
     except IsADirectoryError:
         raise UsageError(f"{path} is a folder, not a file with an error in it") from None
     except OSError as error:
@@ -74,13 +88,24 @@ def read_input(path: str | None, stdin=None, stderr=None) -> str:
     where = path if path and path != "-" else "standard input"
     if len(raw) > MAX_INPUT_BYTES:
         raise UsageError(f"{where} is over {MAX_INPUT_BYTES >> 20} MiB; pipe the error's last lines (tail -n 80), not a whole log")
-    if b"\0" in raw:
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        # What PowerShell's `>` writes: UTF-16 with its byte-order mark (half its bytes are NUL).
+        text = raw.decode("utf-16", errors="replace")
+    elif b"\0" in raw:
         raise UsageError(f"{where} looks binary (it holds NUL bytes); give the error as text")
-    # Not UTF-8 (a log from a Chinese Windows console is often GBK): the error's own words are
-    # ASCII and survive; only the undecodable bytes are replaced.
-    text = raw.decode("utf-8-sig", errors="replace")
+    else:
+        # Not UTF-8 (a log from a Chinese Windows console is often GBK): the error's own words are
+        # ASCII and survive; only the undecodable bytes are replaced.
+        text = raw.decode("utf-8-sig", errors="replace")
+    return _text_to_look_up(text, where)
+
+
+def _text_to_look_up(text: str, where: str) -> str:
     if not text.strip():
         raise UsageError(f"nothing to look up: {where} is empty")
+    if not has_a_word(text):
+        # `a`, `.`, `0`: found all over the page, explained nowhere.
+        raise UsageError(f"nothing to look up: {where} holds no word (give the error's text)")
     return text
 
 
@@ -138,11 +163,15 @@ def installed_torch() -> str | None:
     return None
 
 
-def where_to_read(base: str | None, page_url: str, entry_id: str, paint: Painter) -> str:
-    """The entry's address on the site; with no site known, the command that shows it here."""
+def where_to_read(base: str | None, page_url: str, entry_id: str, paint: Painter, width: int,
+                  indent: str = "") -> list[str]:
+    """The entry's address on the site; with no site known, the command that shows it here, on
+    a line of its own where the two do not fit on one (a command cut in two is no use to copy)."""
     if base:
-        return paint.link(entry_url(base, page_url, entry_id))
-    return paint("全文：", "dim") + paint(f"pytorch-error-lookup --explain {entry_id}", "code")
+        return wrap(paint.link(entry_url(base, page_url, entry_id)), width, indent)
+    label, command = paint("全文：", "dim"), paint(f"pytorch-error-lookup --explain {entry_id}", "code")
+    together = wrap(label + command, width, indent)
+    return together if len(together) == 1 else [indent + label, indent + command]
 
 
 def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, width: int,
@@ -172,7 +201,7 @@ def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, widt
             lines += wrap(paint("你的 torch：", "dim") + remark, width)
     if base:
         lines.append("")
-        lines += wrap(where_to_read(base, page.url, entry["id"], paint), width)
+        lines += where_to_read(base, page.url, entry["id"], paint, width)
     return lines
 
 
@@ -211,7 +240,7 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
         remark = release_remark(entry, torch, labels or {}) if torch and answer.verdict != WEAK else None
         if remark:
             lines += wrap(paint(remark, "dim"), width, INDENT)
-        lines += wrap(where_to_read(base, answer.page.url, entry["id"], paint), width, INDENT)
+        lines += where_to_read(base, answer.page.url, entry["id"], paint, width, INDENT)
     if answer.verdict in (WEAK, NONE):
         lines.append("")
         for page in pages:
@@ -245,7 +274,8 @@ def parse_args(argv) -> Arguments:
         prog="pytorch-error-lookup",
         description="Look a PyTorch error up in 附录A · 报错反查表: a line or a whole traceback, from FILE or stdin.",
         epilog="Exit status: 0 the page explains it, 1 it does not, 2 bad usage.")
-    parser.add_argument("file", nargs="?", metavar="FILE", help="a file holding the error, or the error itself in quotes (default: standard input)")
+    parser.add_argument("file", nargs="?", metavar="FILE", help="a file holding the error, or the error itself in quotes "
+                                                         "(none or -: standard input)")
     parser.add_argument("--json", action="store_true", help="print the verdict and results as JSON")
     parser.add_argument("--explain", metavar="ID", help="print the entry with this id whole (the id is the "
                                                          "part after # in its address, e.g. matmul-shapes)")
@@ -253,7 +283,8 @@ def parse_args(argv) -> Arguments:
                         help="your torch release, to say whether the row's text was seen on it "
                              "(default: the torch installed with this Python, if any)")
     parser.add_argument("--site", metavar="URL|FOLDER",
-                        help=f"where entries link to: the site's URL or the folder `mkdocs build` wrote (default: ${SITE_VARIABLE})")
+                        help=f"where entries link to: the site's URL or the folder `mkdocs build` wrote (default: "
+                             f"${SITE_VARIABLE}, else the site_url the package was built with)")
     return Arguments(**vars(parser.parse_args(argv)))
 
 
@@ -284,11 +315,24 @@ def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None)
             else:
                 show_text(answer, lookup, arguments, base, text, stdout)
             status = EXIT_EXPLAINED if answer.verdict in (LITERAL, MATCH) else EXIT_NOT_EXPLAINED
-        stdout.flush()
+        if stdout is not None:  # (None: started with it closed, `>&-`; the exit status still says)
+            stdout.flush()
     except BrokenPipeError:  # `| head`: the reader has what they wanted
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_unwritten_output()
         status = EXIT_EXPLAINED
+    except OSError as error:  # `> /dev/full`, a disk that filled up
+        _drop_unwritten_output()
+        print(f"pytorch-error-lookup: cannot write the answer: {error.strerror or error}", file=stderr)
+        status = EXIT_USAGE
     return status
+
+
+def _drop_unwritten_output() -> None:
+    """Point standard output at /dev/null, so that Python's own flush at exit has nowhere to fail."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # no real file behind it (a test's StringIO)
+        pass
 
 
 def explained(lookup: Lookup, entry_id: str) -> tuple[Page, dict]:
