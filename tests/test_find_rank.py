@@ -13,7 +13,6 @@ import yaml
 
 from pytorch_error_lookup.lookup import Lookup
 from pytorch_error_lookup.rank import query_terms
-from pytorch_error_lookup.textfold import tokenize
 from test_find_index import expand_index, shipped_index
 from test_find_tokenize import ODD_INPUTS
 
@@ -94,7 +93,7 @@ def test_the_terminal_ranks_as_the_page_does_without_lunr(page, site_url):
     )
     lookup_page = Lookup.installed().pages[0]
     for text, js in zip(TEXTS, in_browser):
-        terms = query_terms(tokenize(text))
+        terms = query_terms(text)
         known = [term for term in terms if term in lookup_page.ranker.term_numbers]
         scores = [list(pair) for pair in lookup_page.ranker.score_all(known)] if known else []
         assert scores == js["scores"], text[:80]

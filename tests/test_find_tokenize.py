@@ -81,3 +81,17 @@ def test_the_browser_tokenizer_gives_the_same_terms_as_the_python_one(page, site
     )
     for text, tokens in zip(texts, in_browser):
         assert tokens == tokenize(text), text[:80]
+
+
+def test_a_querys_distinct_terms_are_the_tokenizers_in_order_without_repeats():
+    """What a query ranks by, taken word by distinct word (textfold.distinct_tokens), is what
+    tokenizing it whole and dropping repeats gives, for every paste and any limit."""
+    import real_pastes
+    from pytorch_error_lookup.textfold import distinct_tokens
+
+    texts = ODD_INPUTS + [case["pasted"] for case in PASTED] + [paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)]
+    texts.append("RuntimeError: abc def_ghi AbcDef 验证集精度 " * 2000)
+    for text in texts:
+        whole = list(dict.fromkeys(tokenize(text)))
+        for limit in (1, 7, 256):
+            assert distinct_tokens(text, limit) == whole[:limit], (text[:80], limit)

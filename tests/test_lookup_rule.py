@@ -132,3 +132,19 @@ def test_a_message_needs_words_to_be_on_the_page_and_left_out_text_is_not_covere
 def test_a_pasted_lines_own_row_comes_before_rows_quoting_it(lookup):
     answer = lookup("_pickle.UnpicklingError: Weights only load failed.")
     assert answer.verdict == LITERAL and answer.ids[0] == "weights-only-unpickling"
+
+
+def test_a_long_querys_word_check_passes_over_no_template_that_fits(lookup, monkeypatch):
+    """Past LONG_QUERY characters, templates whose anchor holds a word the query lacks are not
+    scanned for; with the check on every query, every paste of the tune part (and a few tails
+    of a log) fits exactly as without it."""
+    import real_pastes
+    from pytorch_error_lookup import rule
+
+    texts = [fold(paste["paste"]) for paste in real_pastes.load(real_pastes.TUNE)]
+    texts += [fold("step 1 loss=0.5 " * 3000 + paste["paste"]) for paste in real_pastes.load(real_pastes.TUNE)[:40]]
+    templates = lookup.pages[0].templates
+    without = [best_fit(templates, text) for text in texts]
+    monkeypatch.setattr(rule, "LONG_QUERY", 0)
+    assert [best_fit(templates, text) for text in texts] == without
+    assert any(without)

@@ -19,7 +19,6 @@ from functools import cached_property
 from .paste import message_missing, reduce_paste
 from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
 from .rank import Ranker, query_terms
-from .textfold import tokenize
 
 DATA_FILE = "lookup-data.json"
 class Page:
@@ -82,7 +81,7 @@ class Page:
     def rank(self, text: str) -> list[str]:
         """The closest rows, as find-rank.js ranks them: the query's discriminating terms as
         plain terms (never through a query syntax), ties in page order."""
-        ranked = self.ranker.rank(query_terms(tokenize(text)), self.order)
+        ranked = self.ranker.rank(query_terms(text), self.order)
         return [ref for ref in ranked if ref in self.entry_by_id]
 
 

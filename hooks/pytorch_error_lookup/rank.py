@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 
+from .textfold import distinct_tokens
+
 # A 10,000-character paste yields thousands of terms; the first distinct ones say enough.
 MAX_TERMS = 256
 MAX_SUGGESTIONS = 5
@@ -22,9 +24,9 @@ MAX_SUGGESTIONS = 5
 COMMON_TERM_SHARE = 0.2
 
 
-def query_terms(terms: list[str]) -> list[str]:
-    """The first MAX_TERMS distinct terms, in order."""
-    return list(dict.fromkeys(terms))[:MAX_TERMS]
+def query_terms(text: str) -> list[str]:
+    """The query's first MAX_TERMS distinct terms, in order (find-rank.js queryTerms)."""
+    return distinct_tokens(text, MAX_TERMS)
 
 
 class Ranker:

@@ -100,6 +100,11 @@ def split_exception(line: str) -> tuple[str, str]:
     return (found.group(), line[found.end():]) if found else ("", line)
 
 
+def has_a_word(text: str) -> bool:
+    """Whether the text holds a word at all (`a`, `.` or `0` is found all over a page)."""
+    return ascii_or(_ASCII_WORD, WORD, text).search(text) is not None
+
+
 def has_substance(message: str) -> bool:
     return next(itertools.islice(ascii_or(_ASCII_WORD, WORD, message).finditer(message), MESSAGE_WORDS - 1, None), None) is not None
 
@@ -474,6 +479,18 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+LONG_QUERY = 20_000  # folded characters
+_LETTERS = re.compile("[a-z]+")
+
+
+@functools.lru_cache(maxsize=None)
+def _inner_words(anchor: str) -> frozenset[str]:
+    """The words of a fixed piece that are whole in it (not at either end, where the query may
+    run them on: `fc` of `'fc3' object`): wherever the piece is, each is a whole word there too."""
+    return frozenset(found.group() for found in _LETTERS.finditer(anchor)
+                     if found.start() > 0 and found.end() < len(anchor))
+
+
 def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[str] | set[str] = frozenset(),
              called: frozenset[str] | set[str] = frozenset()) -> Fit | None:
     """The template that explains the query best. When several fit, the one in the last error
@@ -488,8 +505,13 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
     best: Fit | None = None
     partial: dict[str, Fit] = {}  # the best partial fit of each row
     starts = None
+    # In a long query, a template whose anchor holds a word the query never has is passed over
+    # without scanning the query for the anchor (a scan per template is most of a megabyte's wait).
+    words = set(_LETTERS.findall(folded_query)) if len(folded_query) > LONG_QUERY else None
     for template in templates:
         if template.entry in skip or (template.needs_call and template.entry not in called):
+            continue
+        if words is not None and not words.issuperset(_inner_words(template.anchor)):
             continue
         if template.anchor not in folded_query or any(needle not in folded_query for needle in template.needles):
             continue

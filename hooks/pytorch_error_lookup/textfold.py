@@ -108,6 +108,19 @@ def _cjk_tokens(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
+def distinct_tokens(text: str, limit: int) -> list[str]:
+    """The first `limit` distinct terms of `text`, in order: tokenize's, repeats dropped (what a
+    query ranks by). Each distinct word is split once however often it comes, so a megabyte of
+    the same few words costs a scan, not a Python step per word."""
+    text = strip_traceback_noise(normalize(text))
+    terms: dict[str, None] = {}
+    for latin, run in dict.fromkeys(ascii_or(_ASCII_WORDS, _WORD, text).findall(text)):
+        terms.update(dict.fromkeys(_word_tokens(latin) if latin else _cjk_tokens(run)))
+        if len(terms) >= limit:
+            break
+    return list(terms)[:limit]
+
+
 def tokenize(text: str, *, cjk: bool = True) -> list[str]:
     """Terms of `text` for the ranked index, in order, repeats kept (they count as frequency).
     With `cjk=False`, runs of Chinese, Japanese or Korean are left out: only the Latin words."""
