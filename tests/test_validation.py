@@ -176,6 +176,17 @@ def test_a_reproducer_for_a_row_that_does_not_exist_is_reported(data):
         f"data/pytorch/reproducers.yml:{line}: entry 'no-grad-fun': there is no row with this id in the book's pages"]
 
 
+def test_a_wild_wording_that_needs_a_call_on_a_row_naming_none_is_reported(data):
+    """`needs_call` keeps a wording for pastes that show one of the row's calls: a row without
+    `called_through` would never say it, so the build names the wording's line and field."""
+    edit(data, "pytorch/reproducers.yml", "      source: https://github.com/caogang/wgan-gp/issues/4\n",
+         "      source: https://github.com/caogang/wgan-gp/issues/4\n      needs_call: true\n")
+    line = (data / "pytorch/reproducers.yml").read_text(encoding="utf-8").split("\n").index("      needs_call: true") + 1
+    assert problems(data) == [
+        f"data/pytorch/reproducers.yml:{line}: entry 'no-grad-fn': field 'seen_in_the_wild.needs_call': "
+        "the row names no calls (add `called_through` to row 'no-grad-fn' in its page)"]
+
+
 def test_every_schema_declares_draft_2020_12_and_is_one():
     schemas = sorted((DATA / "schema").glob("*.schema.json"))
     assert len(schemas) >= 5

@@ -250,12 +250,24 @@ def test_wordings_that_differ_only_in_a_slot_are_one_template_but_each_is_declin
     """torch 1.0.1–1.4.0 printed the collate's old wording with four source paths: one template,
     which the lookup loads once, while each wording is listed as declined (a near miss prints
     it too), so that the tests above run on every one."""
-    old = [wording for row_id, wording in DECLINED if row_id == "stack-unequal-size"]
+    old = [wording for row_id, wording in DECLINED
+           if row_id == "stack-unequal-size" and "Sizes of tensors must match" in wording]
     assert len(old) == 4
     templates = [template for template in templates_for(PAGE)
-                 if template.entry == "stack-unequal-size" and template.needs_call]
+                 if template.entry == "stack-unequal-size" and template.needs_call and "sizes of tensors" in template.anchor]
     assert len(templates) == 1
     assert HINT_ROWS == {"anomaly-hint"}
+
+
+def test_a_wild_wording_other_mistakes_printed_too_is_the_rows_only_with_its_call():
+    """torch 0.3's `inconsistent tensor sizes` was any torch.cat's: alone it is only suggested; the
+    real paste (tune part) whose traceback goes through default_collate lands."""
+    bare = "RuntimeError: inconsistent tensor sizes at /pytorch/torch/lib/TH/generic/THTensorMath.c:2709"
+    assert LOOKUP(bare).verdict == "weak" and LOOKUP(bare).ids[0] == "stack-unequal-size"
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                 if paste["source"] == "https://github.com/jwyang/faster-rcnn.pytorch/issues/126")
+    assert (LOOKUP(paste).verdict, LOOKUP(paste).ids[:1]) == ("match", ("stack-unequal-size",))
+    assert LOOKUP(paste.replace("default_collate", "my_merge")).verdict == "weak"
 
 
 # ── What the chapter page says ───────────────────────────────────────────────────────────────

@@ -109,6 +109,9 @@ def _wording_templates(entry, outputs: list[tuple[str, str]],
                 for wording, releases, paths in entry.releases.wordings]
     wordings += [(seen.wording, seen.own_names, (), seen.torch or "0.x")
                  for seen in program.seen_in_the_wild] if program else []
+    # Seen in the wild where other mistakes printed the same words (pipeline checks that the
+    # row names its calls).
+    shared = {seen.wording for seen in program.seen_in_the_wild if seen.needs_call} if program else set()
     compiled = [_loosest(entry.id, wording, [*entry.own_names, *names], others, _structure(entry))
                 for wording, names, *_ in wordings]
     # Wordings that differ only in a slot (the source path after ` at `) are one template: it
@@ -121,7 +124,7 @@ def _wording_templates(entry, outputs: list[tuple[str, str]],
     templates = []
     for (wording, *_), template in zip(wordings, compiled):
         template = template._replace(said_by=said_by(*printed_by[template.pattern]))
-        if _fits_any(template, near_misses):
+        if wording in shared or _fits_any(template, near_misses):
             # Printed by a near miss too: the row's only where the paste shows its call.
             template = template._replace(needs_call=True) if entry.called_through else None
         templates.append(("wording", wording, template))

@@ -25,11 +25,14 @@ class Chapter:
 @dataclass(frozen=True)
 class SeenInTheWild:
     """A wording seen only in a real paste (from a release that does not install here): never
-    reproduced. `own_names`: the words in it that are the reader's (`torch.cuda.FloatTensor`)."""
+    reproduced. `own_names`: the words in it that are the reader's (`torch.cuda.FloatTensor`).
+    `needs_call`: other mistakes printed it too on its release, so it is the row's only where
+    the paste shows one of the row's `called_through` calls."""
     wording: str
     source: str
     torch: str | None = None
     own_names: tuple[str, ...] = ()
+    needs_call: bool = False
 
 
 def code_sha(code: str) -> str:
@@ -491,7 +494,8 @@ def reproducers_from_raw(raw: dict) -> dict[str, Reproducer]:
                                    for name, variant in (program.get("variants") or {}).items()
                                    if not isinstance(variant, str)),
                                seen_in_the_wild=tuple(SeenInTheWild(seen["wording"], seen["source"], seen.get("torch"),
-                                                                    tuple(seen.get("own_names", ())))
+                                                                    tuple(seen.get("own_names", ())),
+                                                                    seen.get("needs_call", False))
                                                       for seen in program.get("seen_in_the_wild", ())),
                                near_misses=tuple((name, near["code"], near["is"])
                                                  for name, near in (program.get("near_misses") or {}).items()))

@@ -152,8 +152,27 @@ def _load_checks(collect: _Collector, book_dir: Path, book_pages: list[dict] | N
                 collect.problems.append(Problem(
                     loaded.name, rows.key_lines.get(key),
                     f"row '{row_id}' has no {kind} '{name}' in {REPRODUCERS_FILE}", entry=str(key)))
+    if reproducers:
+        collect.problems += _wild_call_problems(reproducers, {row.get("id"): row for page in book_pages for row in page_rows(page)})
     return ((reproducers.data if reproducers else {}), (reference.data if reference else {}),
             [run.data for run in releases])
+
+
+def _wild_call_problems(reproducers: LoadedFile, rows: dict[str, dict]) -> list[Problem]:
+    """A wording seen in the wild that `needs_call` needs a row that names its calls."""
+    problems = []
+    for row_id, program in (reproducers.data or {}).items():
+        row = rows.get(row_id)
+        seen_list = program.get("seen_in_the_wild") if isinstance(program, dict) else None
+        if row is None or row.get("called_through") or not isinstance(seen_list, list):
+            continue
+        for seen in seen_list:
+            if isinstance(seen, dict) and seen.get("needs_call"):
+                problems.append(Problem(
+                    reproducers.name, getattr(seen, "key_lines", {}).get("needs_call"),
+                    f"the row names no calls (add `called_through` to row '{row_id}' in its page)",
+                    entry=row_id, field="seen_in_the_wild.needs_call"))
+    return problems
 
 
 def _has_program(program: dict, name: str) -> bool:
