@@ -72,6 +72,16 @@ def test_numbers_shapes_and_dotted_names_are_slots_the_words_are_not():
     assert best_fit([template], other_words) is None
 
 
+def test_the_dimension_a_size_check_of_torchs_names_is_its_wording_not_a_slot():
+    """torch 1.x's bmm check: dimension 1 is the inner size (the row's mistake), dimension 0 the
+    batch (a near miss); the sizes are the reader's."""
+    template = compile_template("r", "RuntimeError: Expected tensor to have size 360 at dimension 1, but got size 264"
+                                     " for argument #2 'batch2' (while checking arguments for bmm)")
+    inner = "RuntimeError: Expected tensor to have size 441 at dimension 1, but got size 121 for argument #2 'batch2' (while checking arguments for bmm)"
+    assert best_fit([template], fold(inner))
+    assert best_fit([template], fold(inner.replace("dimension 1", "dimension 0"))) is None
+
+
 def test_a_trailing_ellipsis_and_its_comma_are_not_required():
     template = compile_template("r", 'Unexpected key(s) in state_dict: "_orig_mod.fc1.weight", …')
     assert best_fit([template], fold('Unexpected key(s) in state_dict: "module.weight". '))

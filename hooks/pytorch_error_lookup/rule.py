@@ -152,8 +152,10 @@ _SLOTS: tuple[tuple[str, str, str], ...] = (
     ("name", r"(?<![A-Za-z])(?:xxx|Xxx)", NAME),
     # `"1.weight", "1.bias"`: a list of keys, as long as the reader's model makes it.
     ("names", r'"[^"\s]+"(?:, "[^"\s]+")+', '"[^"]*"(?:, "[^"]*")*'),
-    # (Not an argument's place in torch's own signature: `for argument #2 'mat1'` is its wording.)
-    ("number", r"(?<![A-Za-z0-9_.])(?<!argument #)-?[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_]|\.[A-Za-z0-9_])", r"-?[0-9]+(?:\.[0-9]+)?"),
+    # (Not an argument's place in torch's own signature: `for argument #2 'mat1'` is its wording;
+    # nor the dimension one of torch's own size checks names, `to have size 360 at dimension 1,
+    # but got size 264`, where bmm's dimension 0 is the batch and 1 the inner size.)
+    ("number", r"(?<![A-Za-z0-9_.])(?<!argument #)(?<!at dimension )-?[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_]|\.[A-Za-z0-9_])", r"-?[0-9]+(?:\.[0-9]+)?"),
     # `0.weight`, `encoder.layer3.attn.qkv.weight`: a parameter's path. Not an API (`torch.…`)
     # and not a call (`tensor.detach()`), whose words are the message's own. Quoted or not, as
     # releases printed it (torch 0.3 `named fc.weight`, 0.4 `named "fc.weight"`).
