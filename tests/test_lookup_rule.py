@@ -82,6 +82,20 @@ def test_the_dimension_a_size_check_of_torchs_names_is_its_wording_not_a_slot():
     assert best_fit([template], fold(inner.replace("dimension 1", "dimension 0"))) is None
 
 
+def test_tied_numbers_must_repeat_where_the_message_repeats_them():
+    """bmm's inner-size wording beside its batch near miss: the same words, told apart by which
+    number of the two lists repeats. Tied, the repeated number is one slot, met twice."""
+    said = "Expected size for first two dimensions of batch2 tensor to be: [10, 360] but got: [10, 264]."
+    tied = compile_template("r", said, tie_repeats=True)
+    assert best_fit([tied], fold("RuntimeError: " + said.replace("10", "32")))
+    assert best_fit([tied], fold(said.replace("[10, 360]", "[1, 360]"))) is None
+    assert best_fit([compile_template("r", said)], fold(said.replace("[10, 360]", "[1, 360]")))
+    # After a gap too, whose atomic group is numbered first.
+    gapped = compile_template("r", "a … [3, 3] then … [3, 4] x", tie_repeats=True)
+    assert best_fit([gapped], fold("a b [7, 7] then c [7, 4] x"))
+    assert best_fit([gapped], fold("a b [7, 8] then c [7, 4] x")) is None
+
+
 def test_a_trailing_ellipsis_and_its_comma_are_not_required():
     template = compile_template("r", 'Unexpected key(s) in state_dict: "_orig_mod.fc1.weight", …')
     assert best_fit([template], fold('Unexpected key(s) in state_dict: "module.weight". '))

@@ -259,6 +259,19 @@ def test_wordings_that_differ_only_in_a_slot_are_one_template_but_each_is_declin
     assert HINT_ROWS == {"anomaly-hint"}
 
 
+def test_bmm_inner_size_pastes_land_and_its_batch_near_miss_stays_weak():
+    """Real pastes (tune part) of bmm's inner-size wording, through torch.matmul and a 3-D
+    F.linear: the batch is the same in both lists, so they land; a batch of 1 against 2 (the
+    near miss's) is the same words with the other number repeated."""
+    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    for source in ("https://github.com/binary-husky/hmp2g/issues/10", "https://github.com/kyegomez/PALI3/issues/13",
+                   "https://github.com/greatlog/DAN/issues/9"):
+        answer = LOOKUP(pastes[source])
+        assert (answer.verdict, answer.ids[:1]) == ("match", ("matmul-shapes",)), (source, answer)
+    batch = "RuntimeError: Expected size for first two dimensions of batch2 tensor to be: [1, 768] but got: [2, 768]."
+    assert LOOKUP(batch).verdict == "weak"
+
+
 def test_a_wild_wording_other_mistakes_printed_too_is_the_rows_only_with_its_call():
     """torch 0.3's `inconsistent tensor sizes` was any torch.cat's: alone it is only suggested; the
     real paste (tune part) whose traceback goes through default_collate lands."""

@@ -116,6 +116,7 @@ SHORT_QUERY = 600  # what a description of a symptom may run to, folded (Templat
 # log (an unbounded gap costs a scan to the end of the paste at every place its first part occurs).
 ANY = ".{0,1000}?"
 NAME = "[a-z0-9_.]+"  # a reader's own name, folded: `head`, `mylab.towers.tower`, `tanh`
+NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 # A quoted class name of the reader's own (`'Linear' object has no attribute`) is never one of
 # Python's or torch's own types: `'NoneType' object has no attribute 'zero_'` is another story.
 _BUILT_IN_TYPES = ("nonetype", "str", "int", "float", "bool", "list", "dict", "tuple", "set", "bytes",
@@ -155,7 +156,7 @@ _SLOTS: tuple[tuple[str, str, str], ...] = (
     # (Not an argument's place in torch's own signature: `for argument #2 'mat1'` is its wording;
     # nor the dimension one of torch's own size checks names, `to have size 360 at dimension 1,
     # but got size 264`, where bmm's dimension 0 is the batch and 1 the inner size.)
-    ("number", r"(?<![A-Za-z0-9_.])(?<!argument #)(?<!at dimension )-?[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_]|\.[A-Za-z0-9_])", r"-?[0-9]+(?:\.[0-9]+)?"),
+    ("number", r"(?<![A-Za-z0-9_.])(?<!argument #)(?<!at dimension )-?[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_]|\.[A-Za-z0-9_])", NUMBER),
     # `0.weight`, `encoder.layer3.attn.qkv.weight`: a parameter's path. Not an API (`torch.…`)
     # and not a call (`tensor.detach()`), whose words are the message's own. Quoted or not, as
     # releases printed it (torch 0.3 `named fc.weight`, 0.4 `named "fc.weight"`).
@@ -216,9 +217,33 @@ def _key_list(prefixes: Sequence[str]) -> tuple[str, str, str]:
     return ("keys", f'"(?:{"|".join(re.escape(prefix) for prefix in prefixes)})[^"]*"', f'{key}(?:, {key})*(?!, ")')
 
 
-def _pieces(fragment: str, own_names: Sequence[str], key_prefixes: Sequence[str] = ()) -> list[tuple[str, str]]:
-    """The fragment cut into ("text", folded text) and (kind, pattern) pieces."""
+# A bracketed list of numbers (`[10, 360]`), taken number by number where repeats are tied.
+_NUMBER_LIST = re.compile(r"\[-?[0-9]+(?:, -?[0-9]+)+\]")
+_LISTED_NUMBER = re.compile(r"-?[0-9]+")
+_TIED = re.compile("\x00([^\x00]*)\x00")  # a tied number's place in a part, before numbering
+
+
+def _tied_list(listed: str, repeated: set[str]) -> list[tuple[str, str]]:
+    """Pieces of `[10, 360]`: each number a slot, the ones the message repeats tied by value."""
+    pieces: list[tuple[str, str]] = [("text", "[")]
+    for position, number in enumerate(_LISTED_NUMBER.findall(listed)):
+        if position:
+            pieces.append(("text", ", "))
+        pieces.append(("tie", f"\x00{number}\x00") if number in repeated else ("number", NUMBER))
+    return pieces + [("text", "]")]
+
+
+def _pieces(fragment: str, own_names: Sequence[str], key_prefixes: Sequence[str] = (),
+            tie_repeats: bool = False) -> list[tuple[str, str]]:
+    """The fragment cut into ("text", folded text) and (kind, pattern) pieces. With
+    `tie_repeats`, the numbers of its bracketed lists are slots of their own, and a number
+    repeated among them must be the same number again in the paste (`[10, 360] but got:
+    [10, 264]`: the same batch, another inner size)."""
     slots = ([_key_list(key_prefixes)] if key_prefixes else []) + list(_SLOTS)
+    if tie_repeats:
+        listed = [number for found in _NUMBER_LIST.findall(fragment) for number in _LISTED_NUMBER.findall(found)]
+        repeated = {number for number in listed if listed.count(number) > 1}
+        slots.insert(0, ("tied", _NUMBER_LIST.pattern, ""))
     for name in own_names:
         slots.append(("name", f"'{re.escape(name)}'", QUOTED_CLASS if _CLASS_NAME.fullmatch(name) else QUOTED_NAME))
         slots.append(("name", rf"(?<![A-Za-z0-9_.]){re.escape(name)}(?![A-Za-z0-9_])", NAME))
@@ -230,10 +255,14 @@ def _pieces(fragment: str, own_names: Sequence[str], key_prefixes: Sequence[str]
         for (kind, _, pattern), recogniser in zip(slots, recognisers):
             found = recogniser.match(fragment, position)
             if found and found.end() > position:
-                if text:
-                    pieces.append(("text", "".join(text)))
-                    text.clear()
-                pieces.append((kind, pattern))
+                for piece_kind, value in _tied_list(found.group(), repeated) if kind == "tied" else [(kind, pattern)]:
+                    if piece_kind == "text":  # (one piece with the text before it: `got: [`)
+                        text.append(value)
+                        continue
+                    if text:
+                        pieces.append(("text", "".join(text)))
+                        text.clear()
+                    pieces.append((piece_kind, value))
                 position = found.end()
                 break
         else:
@@ -246,7 +275,7 @@ def _pieces(fragment: str, own_names: Sequence[str], key_prefixes: Sequence[str]
 
 def compile_template(entry: str, fragment: str, own_names: Sequence[str] = (),
                      second_line: str | None = None, *, key_prefixes: Sequence[str] = (),
-                     not_with: Sequence[str] = ()) -> Template:
+                     not_with: Sequence[str] = (), tie_repeats: bool = False) -> Template:
     """The template of one row. Its leading exception name is dropped (a reader may paste the
     message alone; so is a nested one, `InvalidCxxCompiler: ` after `InductorError: `), and so
     is a `…` at either end (with the punctuation next to it) and a full stop at the end. A
@@ -258,8 +287,9 @@ def compile_template(entry: str, fragment: str, own_names: Sequence[str] = (),
     Rows defined by a structure say so in their data: with `key_prefixes`, the row's quoted key
     must be a whole list of keys that all start with one of them; with `not_with`, none of those
     texts may be in the matched message or follow it (a list of missing keys followed by
-    unexpected ones is another story, and so is a tensor with 0 elements)."""
-    return _assemble(entry, _template_pieces(fragment, own_names, second_line, key_prefixes), not_with)
+    unexpected ones is another story, and so is a tensor with 0 elements). With `tie_repeats`, a
+    number its bracketed lists repeat must repeat in the paste (_pieces)."""
+    return _assemble(entry, _template_pieces(fragment, own_names, second_line, key_prefixes, tie_repeats), not_with)
 
 
 def compile_description(entry: str, said: str) -> Template:
@@ -323,7 +353,7 @@ _NESTED_EXCEPTION = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][a-z0-9_]+[A
 
 
 def _template_pieces(fragment: str, own_names: Sequence[str], second_line: str | None,
-                     key_prefixes: Sequence[str]) -> list[tuple[str, str]]:
+                     key_prefixes: Sequence[str], tie_repeats: bool = False) -> list[tuple[str, str]]:
     name, message = split_exception(fragment.replace("`", ""))
     if name.rstrip().endswith("KeyError:") and len(message) > 2 and message[0] == message[-1] and message[0] in "'\"":
         # A KeyError prints its message as a repr (`KeyError: 'unexpected key "module.fc.weight"
@@ -331,7 +361,7 @@ def _template_pieces(fragment: str, own_names: Sequence[str], second_line: str |
         message = message[1:-1]
     while (nested := _NESTED_EXCEPTION.match(message)) and has_substance(message[nested.end():]):
         message = message[nested.end():]
-    pieces = _pieces(message, own_names, key_prefixes)
+    pieces = _pieces(message, own_names, key_prefixes, tie_repeats)
     if second_line and _is_message(second_line):
         pieces += [("any", ANY)] + _pieces(split_exception(second_line.replace("`", ""))[1], own_names)
     while pieces and pieces[0][0] == "any":
@@ -420,14 +450,28 @@ def _assemble(entry: str, pieces: list[tuple[str, str]], not_with: Sequence[str]
     # A gap takes the first place its next piece fits and never gives it back (an atomic group,
     # written as a lookahead and its backreference, which both engines read alike): two gaps
     # in a row would otherwise try every pair of places, to the end of the paste.
-    atomic, group, index = [], 0, 0
+    # Groups are numbered as they open: an atomic group's, then a tied number's first place (its
+    # other places refer back to it).
+    atomic, groups, tied, index = [], 0, {}, 0
+
+    def numbered(part: str) -> str:
+        def place(found: re.Match) -> str:
+            nonlocal groups
+            if found.group(1) in tied:
+                return f"\\{tied[found.group(1)]}"
+            groups += 1
+            tied[found.group(1)] = groups
+            return f"({NUMBER})"
+        return _TIED.sub(place, part)
+
     while index < len(parts):
         if pieces[index][0] == "any" and index + 1 < len(parts):
-            group += 1
-            atomic.append(f"(?=({parts[index]}{parts[index + 1]}))\\{group}")
+            groups += 1
+            group = groups
+            atomic.append(f"(?=({numbered(parts[index] + parts[index + 1])}))\\{group}")
             index += 2
         else:
-            atomic.append(parts[index])
+            atomic.append(numbered(parts[index]))
             index += 1
     if not short and pieces and pieces[-1][0] == "text" and re.search(r"[a-z0-9_]$", parts[-1]):
         # A message's last word ends there: `in call to _th_addmm` is not `… _th_addmm_` (a

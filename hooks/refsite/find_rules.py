@@ -112,7 +112,7 @@ def _wording_templates(entry, outputs: list[tuple[str, str]],
     # Seen in the wild where other mistakes printed the same words (pipeline checks that the
     # row names its calls).
     shared = {seen.wording for seen in program.seen_in_the_wild if seen.needs_call} if program else set()
-    compiled = [_loosest(entry.id, wording, [*entry.own_names, *names], others, _structure(entry))
+    compiled = [_told_apart(entry.id, wording, [*entry.own_names, *names], others, _structure(entry), near_misses)
                 for wording, names, *_ in wordings]
     # Wordings that differ only in a slot (the source path after ` at `) are one template: it
     # was printed by every release that printed any of them.
@@ -144,6 +144,19 @@ def said_by(releases: set[str], seen_in_the_wild: set[str]) -> str:
 def _fits_any(template: Template, messages: list[str]) -> bool:
     """Whether the lookup would say the template's row for one of the (folded) messages."""
     return any(best_fit([template], message) for message in messages)
+
+
+def _told_apart(entry: str, wording: str, own_names, others: list[str], structure: dict,
+                near_misses: list[str]) -> Template:
+    """_loosest's template; where a near miss's message fits it, the same with the numbers its
+    bracketed lists repeat tied, when that tells them apart: bmm's `[10, 360] but got: [10, 264]`
+    (the same batch, another inner size) beside its batch near miss's `[1, 768] but got: [2, 768]`."""
+    template = _loosest(entry, wording, own_names, others, structure)
+    if _fits_any(template, near_misses):
+        tied = _loosest(entry, wording, own_names, others, {**structure, "tie_repeats": True})
+        if not _fits_any(tied, near_misses) and best_fit([tied], fold(wording)):
+            return tied
+    return template
 
 
 def _loosest(entry: str, wording: str, own_names, others: list[str], structure: dict) -> Template:
