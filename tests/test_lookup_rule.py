@@ -96,6 +96,16 @@ def test_tied_numbers_must_repeat_where_the_message_repeats_them():
     assert best_fit([gapped], fold("a b [7, 8] then c [7, 4] x")) is None
 
 
+def test_the_same_sizes_in_another_order_are_only_reordered():
+    from pytorch_error_lookup.rule import only_reordered
+
+    assert only_reordered("shape torch.size([3, 3, 3, 128, 128]) from checkpoint, … is torch.size([128, 3, 3, 3, 128])")
+    assert only_reordered("[768, 2304] … [2304, 768] … [10] … [11]")
+    assert not only_reordered("[10, 512] … [100, 512]")  # a size changed
+    assert not only_reordered("[4, 4] … [4, 4]") and not only_reordered("[4, 8] only")
+    assert not only_reordered("[10, 512] … [100, 512] … [2, 1] … [1, 2]")  # the first two decide
+
+
 def test_a_trailing_ellipsis_and_its_comma_are_not_required():
     template = compile_template("r", 'Unexpected key(s) in state_dict: "_orig_mod.fc1.weight", …')
     assert best_fit([template], fold('Unexpected key(s) in state_dict: "module.weight". '))

@@ -308,6 +308,9 @@ def test_the_chapter_page_shows_each_wording_with_the_releases_that_print_it():
     saved = renderer.render(chapters["pytorch/10.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
     load = saved[saved.index('data-backlink="load-module-not-found"'):]
     assert "<code>torch.load</code>" in load[load.index("data-only-if-shown"):][:400]
+    # A row that holds only where sizes differ, not their order, says so.
+    mismatch = saved[saved.index('data-backlink="size-mismatch"'):] if 'data-backlink="size-mismatch"' in saved else ""
+    assert "换了顺序" in mismatch[mismatch.index("data-sizes-differ"):][:300]
 
 
 def test_the_chapter_page_lists_how_readers_describe_a_symptom():
@@ -348,6 +351,22 @@ def test_a_half_precision_side_of_a_matmul_is_not_float64_data():
         assert answer.verdict == "weak" and answer.ids[0] == "matmul-dtype", (source, answer)
     answer = LOOKUP("RuntimeError: mat1 and mat2 must have the same dtype, but got Float and Double")
     assert (answer.verdict, answer.ids[:1]) == ("match", ("matmul-dtype",))
+
+
+def test_a_size_mismatch_whose_shapes_are_only_reordered_is_not_said_to_be_the_row():
+    """A real paste (tune part): spconv changed its weight layout, so the checkpoint's shape is
+    the model's in another order; no hyperparameter changed. Nor is GPT-2's Conv1D weight, read
+    into a Linear, a width that changed. A size that did change still lands, whole or cut."""
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                 if paste["source"] == "https://github.com/ouenal/scribblekitti/issues/10")
+    assert LOOKUP(paste).verdict == "weak" and LOOKUP(paste).ids[0] == "size-mismatch"
+    line = ("size mismatch for h.0.attn.c_attn.weight: copying a param with shape torch.Size([768, 2304]) from checkpoint, "
+            "the shape in current model is torch.Size([2304, 768]).")
+    assert LOOKUP(line).verdict == "weak"
+    grown = line.replace("[2304, 768]", "[2304, 1024]")
+    assert (LOOKUP(grown).verdict, LOOKUP(grown).ids[:1]) == ("match", ("size-mismatch",))
+    cut = "RuntimeError: Error(s) in loading state_dict for GPT2: size mismatch for h.0.attn.c_attn.weight: copying a param"
+    assert (LOOKUP(cut).verdict, LOOKUP(cut).ids[:1]) == ("match", ("size-mismatch",))
 
 
 # Rows whose message alone is any such error's (`only_if_shown`).

@@ -167,8 +167,8 @@ _REGEX_SYNTAX = re.compile(r"([\\^$.*+?()\[\]{}|/])")
 _SEPARATORS = " ,;:."
 
 
-class Template(namedtuple("Template", "entry pattern anchor fixed partial needles not_with max_query needs_call said_by",
-                          defaults=(False, (), (), None, False, None))):
+class Template(namedtuple("Template", "entry pattern anchor fixed partial needles not_with max_query needs_call said_by "
+                                      "sizes_differ", defaults=(False, (), (), None, False, None, False))):
     """A row's fragment as a pattern. `anchor` is its longest fixed piece (a cheap first test);
     `fixed` counts its fixed characters (the more, the more specific); `partial`: a head or tail
     of the row's template (compile_templates). `needles`: its other fixed pieces (besides
@@ -182,7 +182,8 @@ class Template(namedtuple("Template", "entry pattern anchor fixed partial needle
     miss's), the row's only when the paste shows a call its mistake is made through (the row's
     `called_through`: `F.linear`, `torch.matmul`). `said_by`: for a wording other than the row's
     own text, who printed it (`torch 1.0.1–1.7.1`), so that a reader is told why the row reads
-    otherwise."""
+    otherwise. `sizes_differ`: the two shapes the matched message names must differ in their
+    sizes, not only in their order (a transposed weight is another story: only_reordered)."""
 
     __slots__ = ()
 
@@ -200,6 +201,8 @@ class Template(namedtuple("Template", "entry pattern anchor fixed partial needle
             raw["needs_call"] = True
         if self.said_by:
             raw["said_by"] = self.said_by
+        if self.sizes_differ:
+            raw["sizes_differ"] = True
         return raw
 
 
@@ -275,7 +278,7 @@ def _pieces(fragment: str, own_names: Sequence[str], key_prefixes: Sequence[str]
 
 def compile_template(entry: str, fragment: str, own_names: Sequence[str] = (),
                      second_line: str | None = None, *, key_prefixes: Sequence[str] = (),
-                     not_with: Sequence[str] = (), tie_repeats: bool = False) -> Template:
+                     not_with: Sequence[str] = (), sizes_differ: bool = False, tie_repeats: bool = False) -> Template:
     """The template of one row. Its leading exception name is dropped (a reader may paste the
     message alone; so is a nested one, `InvalidCxxCompiler: ` after `InductorError: `), and so
     is a `…` at either end (with the punctuation next to it) and a full stop at the end. A
@@ -289,7 +292,8 @@ def compile_template(entry: str, fragment: str, own_names: Sequence[str] = (),
     texts may be in the matched message or follow it (a list of missing keys followed by
     unexpected ones is another story, and so is a tensor with 0 elements). With `tie_repeats`, a
     number its bracketed lists repeat must repeat in the paste (_pieces)."""
-    return _assemble(entry, _template_pieces(fragment, own_names, second_line, key_prefixes, tie_repeats), not_with)
+    return _assemble(entry, _template_pieces(fragment, own_names, second_line, key_prefixes, tie_repeats), not_with,
+                     sizes_differ=sizes_differ)
 
 
 def compile_description(entry: str, said: str) -> Template:
@@ -315,7 +319,7 @@ def _holds_enough(pieces: list[tuple[str, str]]) -> bool:
 
 def compile_templates(entry: str, fragment: str, own_names: Sequence[str] = (),
                       second_line: str | None = None, *, key_prefixes: Sequence[str] = (),
-                      not_with: Sequence[str] = ()) -> list[Template]:
+                      not_with: Sequence[str] = (), sizes_differ: bool = False) -> list[Template]:
     """The row's template (compile_template), then its head and its tail where the template is
     longer than either: a partial paste (only the first line of a message, only its end, a
     message quoted in a sentence and cut) fits those. A partial template counts only when it
@@ -323,7 +327,7 @@ def compile_templates(entry: str, fragment: str, own_names: Sequence[str] = (),
     situation (`WeightsUnpickler error: Unsupported global`) has one partial template, that
     line's: pasted alone, it still tells the row apart."""
     pieces = _template_pieces(fragment, own_names, second_line, key_prefixes)
-    whole = _assemble(entry, pieces, not_with)
+    whole = _assemble(entry, pieces, not_with, sizes_differ=sizes_differ)
     templates = [whole]
     if second_line:
         own = _template_pieces(second_line, own_names, None, ()) if _is_message(second_line) else []
@@ -332,7 +336,7 @@ def compile_templates(entry: str, fragment: str, own_names: Sequence[str] = (),
         parts = [_head(pieces), _tail(pieces)]
     for part in parts:
         if part:
-            template = _assemble(entry, part, not_with, partial=True)
+            template = _assemble(entry, part, not_with, partial=True, sizes_differ=sizes_differ)
             if template.fixed < whole.fixed and template.pattern not in {t.pattern for t in templates}:
                 templates.append(template)
     return templates
@@ -432,7 +436,7 @@ def _tail(pieces: list[tuple[str, str]]) -> list[tuple[str, str]] | None:
 
 
 def _assemble(entry: str, pieces: list[tuple[str, str]], not_with: Sequence[str],
-              partial: bool = False, short: bool = False) -> Template:
+              partial: bool = False, short: bool = False, sizes_differ: bool = False) -> Template:
     parts: list[str] = []
     fixed_pieces: list[str] = []
     for kind, value in pieces:
@@ -481,7 +485,8 @@ def _assemble(entry: str, pieces: list[tuple[str, str]], not_with: Sequence[str]
     anchor = max((piece.strip() for piece in fixed_pieces), key=len, default="")
     needles = tuple(dict.fromkeys(piece.strip() for piece in fixed_pieces if len(piece.strip()) > 2 and piece.strip() != anchor))
     return Template(entry, "".join(parts), anchor, sum(len(piece.strip()) for piece in fixed_pieces), partial,
-                    needles, tuple(fold(text) for text in not_with), SHORT_QUERY if short else None)
+                    needles, tuple(fold(text) for text in not_with), SHORT_QUERY if short else None,
+                    sizes_differ=sizes_differ)
 
 
 def _fold_between_slots(text: str) -> str:
@@ -574,6 +579,11 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
         since = starts[message - 1] if message else 0
         if any(folded_query.find(text, since) >= 0 for text in template.not_with):
             continue
+        if template.sizes_differ:
+            # The message the match is in, whole: a head or a tail holds one shape or none.
+            end = next((start for start in starts if start > found.start()), len(folded_query))
+            if only_reordered(folded_query[min(since, found.start()):end]):
+                continue
         fit = Fit(template.entry, message, template.fixed, found.end(), template.said_by, template.max_query is not None)
         if template.partial:
             if template.entry not in partial or fit.rank > partial[template.entry].rank:
@@ -583,6 +593,17 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
     if best is None and len(partial) == 1:
         return next(iter(partial.values()))
     return best
+
+
+_SIZES = re.compile(r"\[([0-9]+(?:, [0-9]+)*)\]")
+
+
+def only_reordered(matched: str) -> bool:
+    """Whether the first two shapes of a message hold the same sizes in another order
+    (`[3, 3, 3, 128, 128]` against `[128, 3, 3, 3, 128]`: a weight's layout changed, nothing
+    grew). (find-verdict.js onlyReordered reads it the same way.)"""
+    shapes = [found.group(1).split(", ") for found in itertools.islice(_SIZES.finditer(matched), 2)]
+    return len(shapes) == 2 and shapes[0] != shapes[1] and sorted(shapes[0]) == sorted(shapes[1])
 
 
 def literal_needles(query: str) -> list[str]:

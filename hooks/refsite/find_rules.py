@@ -74,7 +74,7 @@ def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None
 
 
 def _structure(entry) -> dict:
-    return {"key_prefixes": entry.key_prefixes, "not_with": entry.not_with}
+    return {"key_prefixes": entry.key_prefixes, "not_with": entry.not_with, "sizes_differ": entry.sizes_differ}
 
 
 def _own_templates(entry, near_misses: list[str]) -> list[tuple[str, str, Template | None]]:

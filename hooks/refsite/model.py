@@ -249,6 +249,7 @@ class ErrorEntry:
     # Structure the lookup must see before it says this row (pytorch_error_lookup.rule).
     key_prefixes: tuple[str, ...] = ()
     not_with: tuple[str, ...] = ()
+    sizes_differ: bool = False  # its two shapes differ in size, not only in order
     # The calls its mistake is made through (`F.linear`, `@`): a wording another situation prints
     # too (a near miss's) is this row's when the paste shows one of them.
     called_through: tuple[str, ...] = ()

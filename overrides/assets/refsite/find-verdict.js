@@ -106,7 +106,13 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
     starts ??= messageStarts(foldedQuery, patterns);
     const message = starts.filter((start) => start <= found.index).length;
     // `not_with`: from the start of the message the match is in (a partial may begin after it).
-    if (shownOtherwise(template, foldedQuery, message ? starts[message - 1] : 0)) continue;
+    const since = message ? starts[message - 1] : 0;
+    if (shownOtherwise(template, foldedQuery, since)) continue;
+    if (template.sizes_differ) {
+      // The message the match is in, whole: a head or a tail holds one shape or none.
+      const end = starts.find((start) => start > found.index) ?? foldedQuery.length;
+      if (onlyReordered(foldedQuery.slice(Math.min(since, found.index), end))) continue;
+    }
     const fit = {
       entry: template.entry,
       message,
@@ -129,6 +135,19 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
 /** A text in the matched message or after it that shows another situation (the row's `not_with`, rule.Template). */
 function shownOtherwise(template, foldedQuery, start) {
   return (template.not_with ?? []).some((text) => foldedQuery.indexOf(text, start) >= 0);
+}
+
+const SIZES = /\[([0-9]+(?:, [0-9]+)*)\]/g;
+
+/**
+ * Whether the first two shapes of a message hold the same sizes in another order
+ * (rule.only_reordered): `[3, 3, 3, 128, 128]` against `[128, 3, 3, 3, 128]`, a changed layout.
+ */
+export function onlyReordered(matched) {
+  const shapes = [...matched.matchAll(SIZES)].slice(0, 2).map((found) => found[1].split(", "));
+  if (shapes.length !== 2 || shapes[0].join() === shapes[1].join()) return false;
+  const sorted = (sizes) => [...sizes].sort().join();
+  return sorted(shapes[0]) === sorted(shapes[1]);
 }
 
 // A template's pattern is compiled the first time its anchor is in a query, not when the rules
