@@ -33,6 +33,9 @@ class _Collector:
         self.data_dir = data_dir
         self.schema_dir = data_dir / "schema"
         self.problems: list[Problem] = []
+        # Ids other files name that no row has: often what a page's own problem (an id renamed,
+        # or written twice) leads to, so they are listed after the pages' problems, not before.
+        self.follow_ups: list[Problem] = []
 
     def load(self, path: Path, schema_name: str) -> LoadedFile | None:
         """The parsed file (even when it fails its schema, so later checks still run), or None."""
@@ -96,7 +99,7 @@ def load_site(data_dir: Path, *, runs: bool = True) -> Site:
             collect, book_dir, [p for p, _, b in pages if b is book] if every_page_loaded else None,
             runs=runs)
 
-    collect.problems += check_references(site, site_file.name, books, pages)
+    collect.problems += check_references(site, site_file.name, books, pages) + collect.follow_ups
     if collect.problems:
         raise DataError(collect.problems)
 
@@ -143,13 +146,13 @@ def _load_checks(collect: _Collector, book_dir: Path, book_pages: list[dict] | N
         for key in rows or {}:
             row_id, _, variant = str(key).partition(VARIANT_SEPARATOR)
             if row_id not in row_ids:
-                collect.problems.append(Problem(
+                collect.follow_ups.append(Problem(
                     loaded.name, rows.key_lines.get(key), "there is no row with this id in the book's pages",
                     entry=str(key)))
             elif variant and programs_known and not _has_program(programs.get(row_id) or {}, variant):
                 kind, name = (("near miss", variant[len(NEAR_MISS_PREFIX):]) if variant.startswith(NEAR_MISS_PREFIX)
                               else ("variant", variant))
-                collect.problems.append(Problem(
+                collect.follow_ups.append(Problem(
                     loaded.name, rows.key_lines.get(key),
                     f"row '{row_id}' has no {kind} '{name}' in {REPRODUCERS_FILE}", entry=str(key)))
     if reproducers:
