@@ -18,7 +18,7 @@ REQUIRE_VARIABLE = "REFSITE_TESTS_REQUIRE"
 
 def _torch() -> str | None:
     if importlib.util.find_spec("torch") is None:
-        return f"torch is not importable here: pip install torch=={TORCH}"
+        return f"torch is not importable here: pip install torch=={TORCH} numpy"
     installed = importlib.metadata.version("torch")
     if not installed.startswith(TORCH):
         return f"the stamps are for torch {TORCH}, this Python has {installed}: pip install torch=={TORCH}"
