@@ -43,7 +43,24 @@ def build(site_dir: Path) -> None:
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site_dir)], cwd=ROOT, env=env, check=True)
 
 
-def page_answers(texts: list[str]) -> list[tuple[str, str | None]]:
+# Before a paste: when the form gets its verdict, and the longest task meanwhile (Long Tasks API:
+# only tasks over 50 ms are reported), so that a long paste's wait and whether the page still
+# answers input can be read after it.
+WATCH_VERDICT = """() => {
+    const form = document.querySelector('[data-find]');
+    window.__pasted = { began: performance.now(), answered: null, longest: 0 };
+    new MutationObserver((changes, observer) => {
+        if (form.dataset.findVerdict) { window.__pasted.answered = performance.now(); observer.disconnect(); }
+    }).observe(form, { attributes: true, attributeFilter: ['data-find-verdict'] });
+    new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.__pasted.longest = Math.max(window.__pasted.longest, entry.duration);
+    }).observe({ type: 'longtask' });
+}"""
+
+
+def page_answers(texts: list[str], *, timed: bool = False) -> list[tuple]:
+    """(verdict, first row) for each text pasted into 附录A's box; with `timed`, also the
+    milliseconds from the paste to the verdict and the longest task meanwhile."""
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as folder:
@@ -67,14 +84,21 @@ def page_answers(texts: list[str]) -> list[tuple[str, str | None]]:
                     page.wait_for_function("() => !document.querySelector('[data-find]').dataset.findVerdict")
                     page.evaluate("text => navigator.clipboard.writeText(text)", text)
                     page.focus("[data-find-input]")
+                    if timed:
+                        page.evaluate(WATCH_VERDICT)
                     page.keyboard.press("Control+V")
                     try:
                         page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict",
-                                               timeout=10_000)
+                                               timeout=30_000)
                     except Exception:  # noqa: BLE001 - an empty paste leaves the box empty: no verdict
-                        answers.append(("none", None))
+                        answers.append(("none", None) + ((None, None) if timed else ()))
                         continue
-                    answers.append(tuple(page.evaluate(READ_ANSWER)))
+                    answer = tuple(page.evaluate(READ_ANSWER))
+                    if timed:
+                        page.wait_for_timeout(100)  # (a long task is reported once it has ended)
+                        took = page.evaluate("() => [window.__pasted.answered - window.__pasted.began, window.__pasted.longest]")
+                        answer += tuple(took)
+                    answers.append(answer)
                 browser.close()
         finally:
             server.shutdown()

@@ -135,3 +135,29 @@ def test_a_paste_event_gives_the_box_the_terminals_answer(page, site_url, case):
         assert f"粘贴里共有 {answer.others + 1} 条报错" in status(page)
     page.wait_for_function("() => new URLSearchParams(location.search).get('find') !== null")
     assert parse_qs(urlparse(page.url).query)["find"] == [answer.query]
+
+
+@pytest.mark.browser
+def test_a_query_too_long_to_show_is_shown_cut_and_answered_whole(page, site_url):
+    """A message of 80,000 missing keys (2 MB): laying it out in the box would take longer than
+    answering it, so the box shows its start, answers the whole (the terminal's answer: the
+    list's structure is read to its end), and leaves it out of the URL. Typing replaces it."""
+    keys = ", ".join(f'"layer{i}.conv.weight"' for i in range(80_000))
+    text = f"RuntimeError: Error(s) in loading state_dict for Net:\n\tMissing key(s) in state_dict: {keys}."
+    answer = Lookup.installed()(text)
+    assert (answer.verdict, answer.ids[:1]) == ("match", ("missing-keys",))
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    paste(page, text)
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict")
+    shown = page.input_value(INPUT)
+    assert shown.endswith("…") and answer.query.startswith(shown[:-1]) and len(shown) < 5000
+    assert page.get_attribute("[data-find]", "data-find-verdict") == "match"
+    page.press(INPUT, "Enter")
+    page.wait_for_selector('[data-entry][aria-current="true"]')
+    assert current_entries(page)[0] == "missing-keys"
+    page.wait_for_timeout(500)  # the URL is written once the reader pauses
+    assert "find" not in parse_qs(urlparse(page.url).query)
+    # The shown start, edited, is the query then: as cut, it ends in the middle of a key.
+    page.fill(INPUT, shown[:-1])
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")

@@ -3,6 +3,8 @@
 
 const URL_PARAM = "find";
 const URL_WRITE_DELAY_MS = 300;
+// A query longer than this (a key list of a megabyte) is no link to share: the URL drops it.
+const URL_QUERY_MAX = 2000;
 
 /** The query a shared link carries, or null. */
 export function queryFromUrl() {
@@ -25,7 +27,7 @@ export class UrlSync {
   writeSoon(query) {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => replaceUrl((url) => {
-      if (query) url.searchParams.set(URL_PARAM, query);
+      if (query && query.length <= URL_QUERY_MAX) url.searchParams.set(URL_PARAM, query);
       else url.searchParams.delete(URL_PARAM);
     }), URL_WRITE_DELAY_MS);
   }

@@ -27,6 +27,9 @@ import { UrlSync, queryFromUrl } from "./find-url.js";
 import { Viewport } from "./find-viewport.js";
 import { mountOnEachPage } from "./progress-mount.js";
 
+// The most of a pasted query the box shows (a screenful and more); a longer one is shown cut.
+const SHOWN_MAX = 2000;
+
 function mountFind(doc) {
   const form = doc.querySelector("[data-find]");
   if (!form) return undefined;
@@ -41,7 +44,7 @@ function mountFind(doc) {
   // The last paste's reduced text, and what the paste showed of its context (the rows its
   // traceback rules out, the rows whose calls it shows): they hold while the box holds that text
   // (typed or reloaded, the same text has no frames to read).
-  let lastPaste = { query: null, context: undefined };
+  let lastPaste = { query: null, shown: null, context: undefined };
   let messagePart = false; // the literal matches are of the query's message, its exception's name set aside
   let leftOut = false; // ...and all are in the rows where the page says it leaves this out (九)
   const viewport = new Viewport(form, elements);
@@ -63,7 +66,7 @@ function mountFind(doc) {
   // A keystroke before the page's text is all folded searched only its start: once the fold
   // ends, the count is made whole (and "not on the page" decided).
   matches.onCounted = () => {
-    if (input.value.trim()) search(input.value, { scroll: false });
+    if (input.value.trim()) search(query(), { scroll: false });
   };
 
   mountCopyButtons(root);
@@ -160,10 +163,15 @@ function mountFind(doc) {
     showCurrent({ scroll: SCROLL_NOW });
   }
 
+  /** What the box searches: what it shows, or the whole of a long pasted query it shows shortened. */
+  function query() {
+    return input.value === lastPaste.shown ? lastPaste.query : input.value;
+  }
+
   function onQueryChanged() {
     url.forgetLanding();
-    search(input.value, { scroll: SCROLL_AFTER_PAINT });
-    url.writeSoon(input.value);
+    search(query(), { scroll: SCROLL_AFTER_PAINT });
+    url.writeSoon(query());
   }
 
   /** Whether the page explains `reading`: its text (or message) on the page outside 九, or a template fits. */
@@ -220,11 +228,15 @@ function mountFind(doc) {
       console.warn("refsite find:", error); // the rules did not load: the paste as the box would hold it
       chosen = { query: pasted.replace(/\s+/g, " ").trim(), others: 0, explained: false, context: undefined };
     }
-    lastPaste = { query: chosen.query, context: chosen.context }; // the box's answer for this text reads the paste's frames
+    // The box's answer for this text reads the paste's frames. A query too long to lay out in
+    // a text field at once (a megabyte of keys takes longer to show than to answer) is shown
+    // shortened; the box answers the whole of it for as long as it shows that.
+    const shown = chosen.query.length > SHOWN_MAX ? `${chosen.query.slice(0, SHOWN_MAX)}…` : chosen.query;
+    lastPaste = { query: chosen.query, shown, context: chosen.context };
     status.note = chosen.others === 0 ? ""
       : `粘贴里共有 ${chosen.others + 1} 条报错，这里查的是${chosen.explained ? "本页能解释的第一条" : "第一条"}`;
     pasting = true;
-    input.setRangeText(chosen.query, start, end, "end");
+    input.setRangeText(shown, start, end, "end");
     input.dispatchEvent(new Event("input", { bubbles: true }));
     pasting = false;
     if (chosen.missing) status.set(`${chosen.missing}。`);
@@ -235,7 +247,7 @@ function mountFind(doc) {
       event.preventDefault();
       if (matches.counting) { // the reader will not wait for the count: finish it now
         matches.prepare();
-        search(input.value, { scroll: false });
+        search(query(), { scroll: false });
       }
       if (matches.count > 0) step(event.shiftKey ? -1 : 1);
       else if (input.value.trim()) suggestions.landOnFirst();
