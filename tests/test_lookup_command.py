@@ -384,3 +384,19 @@ def test_the_texts_come_folded_as_the_lookup_folds_them():
 
     for page in Lookup.installed().pages:
         assert page.texts and all(folded == fold(text) for _, text, _, folded in page.texts)
+
+
+def test_a_checkouts_cache_keeps_the_newest_builds_only(tmp_path):
+    """From a source checkout, each change to data/ builds the lookup's data anew into the user's
+    cache: the newest few stay (other checkouts share the folder), not one file per edit."""
+    from pytorch_error_lookup import lookup
+
+    for age in range(12):
+        built = tmp_path / f"lookup-data-{age:016x}.json"
+        built.write_text("{}", encoding="utf-8")
+        os.utime(built, (1_000_000 - age, 1_000_000 - age))
+    (tmp_path / "notes.txt").write_text("not ours", encoding="utf-8")
+    lookup._forget_old_builds(tmp_path)
+    assert sorted(path.name for path in tmp_path.glob("lookup-data-*.json")) == [
+        f"lookup-data-{age:016x}.json" for age in range(lookup.KEPT_BUILDS)]
+    assert (tmp_path / "notes.txt").exists()

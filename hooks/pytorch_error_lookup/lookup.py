@@ -357,4 +357,23 @@ def _built_from_checkout(checkout) -> dict:
         partial.replace(cached)  # whole or not at all, whoever else is writing it
     except OSError:
         partial.unlink(missing_ok=True)
+    _forget_old_builds(cached.parent)
     return data
+
+
+KEPT_BUILDS = 8
+
+
+def _forget_old_builds(folder) -> None:
+    """Each change to data/ or the code builds a new file: the newest few are kept (several
+    checkouts may share the folder), not one per edit for ever."""
+    def age(path):
+        try:
+            return -path.stat().st_mtime
+        except OSError:  # removed meanwhile by another call
+            return 0.0
+    for old in sorted(folder.glob("lookup-data-*.json"), key=age)[KEPT_BUILDS:]:
+        try:
+            old.unlink()
+        except OSError:
+            pass
