@@ -243,6 +243,7 @@ def _pieces(fragment: str, own_names: Sequence[str], key_prefixes: Sequence[str]
     repeated among them must be the same number again in the paste (`[10, 360] but got:
     [10, 264]`: the same batch, another inner size)."""
     slots = ([_key_list(key_prefixes)] if key_prefixes else []) + list(_SLOTS)
+    repeated: set[str] = set()
     if tie_repeats:
         listed = [number for found in _NUMBER_LIST.findall(fragment) for number in _LISTED_NUMBER.findall(found)]
         repeated = {number for number in listed if listed.count(number) > 1}
@@ -290,8 +291,9 @@ def compile_template(entry: str, fragment: str, own_names: Sequence[str] = (),
     Rows defined by a structure say so in their data: with `key_prefixes`, the row's quoted key
     must be a whole list of keys that all start with one of them; with `not_with`, none of those
     texts may be in the matched message or follow it (a list of missing keys followed by
-    unexpected ones is another story, and so is a tensor with 0 elements). With `tie_repeats`, a
-    number its bracketed lists repeat must repeat in the paste (_pieces)."""
+    unexpected ones is another story, and so is a tensor with 0 elements); with `sizes_differ`,
+    the message's first two shapes must not be the same sizes reordered (only_reordered). With
+    `tie_repeats`, a number its bracketed lists repeat must repeat in the paste (_pieces)."""
     return _assemble(entry, _template_pieces(fragment, own_names, second_line, key_prefixes, tie_repeats), not_with,
                      sizes_differ=sizes_differ)
 

@@ -156,7 +156,8 @@ def _load_checks(collect: _Collector, book_dir: Path, book_pages: list[dict] | N
                     loaded.name, rows.key_lines.get(key),
                     f"row '{row_id}' has no {kind} '{name}' in {REPRODUCERS_FILE}", entry=str(key)))
     if reproducers:
-        collect.problems += _wild_call_problems(reproducers, {row.get("id"): row for page in book_pages for row in page_rows(page)})
+        rows = {row.get("id"): row for page in book_pages for row in page_rows(page)}
+        collect.problems += _wild_call_problems(reproducers, rows)
     return ((reproducers.data if reproducers else {}), (reference.data if reference else {}),
             [run.data for run in releases])
 

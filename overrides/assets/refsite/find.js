@@ -66,7 +66,7 @@ function mountFind(doc) {
   // A keystroke before the page's text is all folded searched only its start: once the fold
   // ends, the count is made whole (and "not on the page" decided).
   matches.onCounted = () => {
-    if (input.value.trim()) search(query(), { scroll: false });
+    if (input.value.trim()) search(boxQuery(), { scroll: false });
   };
 
   mountCopyButtons(root);
@@ -164,14 +164,14 @@ function mountFind(doc) {
   }
 
   /** What the box searches: what it shows, or the whole of a long pasted query it shows shortened. */
-  function query() {
+  function boxQuery() {
     return input.value === lastPaste.shown ? lastPaste.query : input.value;
   }
 
   function onQueryChanged() {
     url.forgetLanding();
-    search(query(), { scroll: SCROLL_AFTER_PAINT });
-    url.writeSoon(query());
+    search(boxQuery(), { scroll: SCROLL_AFTER_PAINT });
+    url.writeSoon(boxQuery());
   }
 
   /** Whether the page explains `reading`: its text (or message) on the page outside 九, or a template fits. */
@@ -247,7 +247,7 @@ function mountFind(doc) {
       event.preventDefault();
       if (matches.counting) { // the reader will not wait for the count: finish it now
         matches.prepare();
-        search(query(), { scroll: false });
+        search(boxQuery(), { scroll: false });
       }
       if (matches.count > 0) step(event.shiftKey ? -1 : 1);
       else if (input.value.trim()) suggestions.landOnFirst();
