@@ -88,8 +88,9 @@ def page_answers(texts: list[str], *, timed: bool = False) -> list[tuple]:
                         page.evaluate(WATCH_VERDICT)
                     page.keyboard.press("Control+V")
                     try:
+                        # (A long paste may take seconds where something is slow: give it time.)
                         page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict",
-                                               timeout=30_000)
+                                               timeout=30_000 if timed else 10_000)
                     except Exception:  # noqa: BLE001 - an empty paste leaves the box empty: no verdict
                         answers.append(("none", None) + ((None, None) if timed else ()))
                         continue
