@@ -35,7 +35,8 @@ SITE_VARIABLE = "PYTORCH_ERROR_LOOKUP_SITE"
 # A whole log is read (its last lines, paste.PASTE_RULES' `tail_lines`); past this it is no paste.
 MAX_INPUT_BYTES = 64 << 20
 # A file's name ends in an extension (`error.txt`, `run.log`); the text of an error does not.
-FILE_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,4}$")
+# (A string, compiled by `re` when an argument names no file: not at every command's start.)
+FILE_SUFFIX = r"\.[A-Za-z][A-Za-z0-9]{0,4}$"
 INDENT = "   "  # what is said of a row, under its text (as wide as a suggestion's "1. ")
 EXIT_EXPLAINED, EXIT_NOT_EXPLAINED, EXIT_USAGE = 0, 1, 2
 
@@ -59,7 +60,7 @@ def looks_like_a_file(argument: str) -> bool:
     `logs/run1`), not as the text to look up (`验证集精度比训练差`, `"KeyError:'label'"`)."""
     if names_an_error(argument, at_start=True) or not argument.isascii() or any(char.isspace() for char in argument):
         return False
-    return "/" in argument or "\\" in argument or FILE_SUFFIX.search(argument) is not None
+    return "/" in argument or "\\" in argument or re.search(FILE_SUFFIX, argument) is not None
 
 
 def read_input(path: str | None, stdin=None, stderr=None) -> str:

@@ -221,15 +221,17 @@ def _key_list(prefixes: Sequence[str]) -> tuple[str, str, str]:
 
 
 # A bracketed list of numbers (`[10, 360]`), taken number by number where repeats are tied.
-_NUMBER_LIST = re.compile(r"\[-?[0-9]+(?:, -?[0-9]+)+\]")
-_LISTED_NUMBER = re.compile(r"-?[0-9]+")
-_TIED = re.compile("\x00([^\x00]*)\x00")  # a tied number's place in a part, before numbering
+# (Patterns the lookup needs only now and then are strings, compiled by `re` on first use: a
+# pattern compiled at import is paid for by every command's start.)
+_NUMBER_LIST = r"\[-?[0-9]+(?:, -?[0-9]+)+\]"
+_LISTED_NUMBER = r"-?[0-9]+"
+_TIED = "\x00([^\x00]*)\x00"  # a tied number's place in a part, before numbering
 
 
 def _tied_list(listed: str, repeated: set[str]) -> list[tuple[str, str]]:
     """Pieces of `[10, 360]`: each number a slot, the ones the message repeats tied by value."""
     pieces: list[tuple[str, str]] = [("text", "[")]
-    for position, number in enumerate(_LISTED_NUMBER.findall(listed)):
+    for position, number in enumerate(re.findall(_LISTED_NUMBER, listed)):
         if position:
             pieces.append(("text", ", "))
         pieces.append(("tie", f"\x00{number}\x00") if number in repeated else ("number", NUMBER))
@@ -245,9 +247,9 @@ def _pieces(fragment: str, own_names: Sequence[str], key_prefixes: Sequence[str]
     slots = ([_key_list(key_prefixes)] if key_prefixes else []) + list(_SLOTS)
     repeated: set[str] = set()
     if tie_repeats:
-        listed = [number for found in _NUMBER_LIST.findall(fragment) for number in _LISTED_NUMBER.findall(found)]
+        listed = [number for found in re.findall(_NUMBER_LIST, fragment) for number in re.findall(_LISTED_NUMBER, found)]
         repeated = {number for number in listed if listed.count(number) > 1}
-        slots.insert(0, ("tied", _NUMBER_LIST.pattern, ""))
+        slots.insert(0, ("tied", _NUMBER_LIST, ""))
     for name in own_names:
         slots.append(("name", f"'{re.escape(name)}'", QUOTED_CLASS if _CLASS_NAME.fullmatch(name) else QUOTED_NAME))
         slots.append(("name", rf"(?<![A-Za-z0-9_.]){re.escape(name)}(?![A-Za-z0-9_])", NAME))
@@ -468,7 +470,7 @@ def _assemble(entry: str, pieces: list[tuple[str, str]], not_with: Sequence[str]
             groups += 1
             tied[found.group(1)] = groups
             return f"({NUMBER})"
-        return _TIED.sub(place, part)
+        return re.sub(_TIED, place, part)
 
     while index < len(parts):
         if pieces[index][0] == "any" and index + 1 < len(parts):
@@ -533,14 +535,14 @@ def _regex(pattern: str) -> re.Pattern[str]:
 
 
 LONG_QUERY = 20_000  # folded characters
-_LETTERS = re.compile("[a-z]+")
+_LETTERS = "[a-z]+"
 
 
 @functools.lru_cache(maxsize=None)
 def _inner_words(anchor: str) -> frozenset[str]:
     """The words of a fixed piece that are whole in it (not at either end, where the query may
     run them on: `fc` of `'fc3' object`): wherever the piece is, each is a whole word there too."""
-    return frozenset(found.group() for found in _LETTERS.finditer(anchor)
+    return frozenset(found.group() for found in re.finditer(_LETTERS, anchor)
                      if found.start() > 0 and found.end() < len(anchor))
 
 
@@ -560,7 +562,7 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
     starts = None
     # In a long query, a template whose anchor holds a word the query never has is passed over
     # without scanning the query for the anchor (a scan per template is most of a megabyte's wait).
-    words = set(_LETTERS.findall(folded_query)) if len(folded_query) > LONG_QUERY else None
+    words = set(re.findall(_LETTERS, folded_query)) if len(folded_query) > LONG_QUERY else None
     for template in templates:
         if template.entry in skip or (template.needs_call and template.entry not in called):
             continue
@@ -597,14 +599,14 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
     return best
 
 
-_SIZES = re.compile(r"\[([0-9]+(?:, [0-9]+)*)\]")
+_SIZES = r"\[([0-9]+(?:, [0-9]+)*)\]"
 
 
 def only_reordered(matched: str) -> bool:
     """Whether the first two shapes of a message hold the same sizes in another order
     (`[3, 3, 3, 128, 128]` against `[128, 3, 3, 3, 128]`: a weight's layout changed, nothing
     grew). (find-verdict.js onlyReordered reads it the same way.)"""
-    shapes = [found.group(1).split(", ") for found in itertools.islice(_SIZES.finditer(matched), 2)]
+    shapes = [found.group(1).split(", ") for found in itertools.islice(re.finditer(_SIZES, matched), 2)]
     return len(shapes) == 2 and shapes[0] != shapes[1] and sorted(shapes[0]) == sorted(shapes[1])
 
 
