@@ -4,7 +4,8 @@
 const URL_PARAM = "find";
 const URL_WRITE_DELAY_MS = 300;
 // A query longer than this (a key list of a megabyte) is no link to share: the URL drops it.
-const URL_QUERY_MAX = 2000;
+// (The box shows such a query cut: find.js SHOWN_MAX, the same length.)
+const URL_QUERY_MAX = 10_000;
 
 /** The query a shared link carries, or null. */
 export function queryFromUrl() {

@@ -27,8 +27,9 @@ import { UrlSync, queryFromUrl } from "./find-url.js";
 import { Viewport } from "./find-viewport.js";
 import { mountOnEachPage } from "./progress-mount.js";
 
-// The most of a pasted query the box shows (a screenful and more); a longer one is shown cut.
-const SHOWN_MAX = 2000;
+// The most of a pasted query the box shows whole (a 10,000-character paste is); a longer one is
+// shown cut. The URL carries no more than this either (find-url.js).
+const SHOWN_MAX = 10_000;
 
 function mountFind(doc) {
   const form = doc.querySelector("[data-find]");
