@@ -250,6 +250,7 @@ def test_a_symptom_in_chinese_given_as_the_argument_is_looked_up_not_opened():
     assert run(["验证集精度比训练差"])[0] == cli.EXIT_EXPLAINED
     long_words = "最近用PyTorch训练模型验证集精度比训练差很多" * 40  # too long a name for any file
     assert run([long_words]) == run([], long_words.encode())
+    assert run(["慢"])[0] != cli.EXIT_USAGE  # one Chinese character is a word
 
 
 @pytest.mark.parametrize("argv, stdin, says", [
@@ -265,9 +266,10 @@ def test_nothing_to_look_up_is_bad_usage_said_in_one_line(argv, stdin, says):
     assert (status, out) == (cli.EXIT_USAGE, "") and says in err and len(err.strip().splitlines()) == 1
 
 
-def test_a_utf16_file_as_powershell_writes_it_is_read(tmp_path):
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32"])
+def test_a_utf16_file_as_powershell_writes_it_is_read(tmp_path, encoding):
     saved = tmp_path / "error.txt"
-    saved.write_bytes("RuntimeError: grad can be implicitly created only for scalar outputs\r\n".encode("utf-16"))
+    saved.write_bytes("RuntimeError: grad can be implicitly created only for scalar outputs\r\n".encode(encoding))
     status, out, _ = run(["--json", str(saved)])
     assert status == 0 and json.loads(out)["results"][0]["id"] == "grad-scalar-only"
 

@@ -100,10 +100,14 @@ def test_the_same_sizes_in_another_order_are_only_reordered():
     from pytorch_error_lookup.rule import only_reordered
 
     assert only_reordered("shape torch.size([3, 3, 3, 128, 128]) from checkpoint, … is torch.size([128, 3, 3, 3, 128])")
-    assert only_reordered("[768, 2304] … [2304, 768] … [10] … [11]")
+    assert only_reordered("[768, 2304] … [2304, 768] … [3072, 768] … [768, 3072]")  # every one reordered
     assert not only_reordered("[10, 512] … [100, 512]")  # a size changed
     assert not only_reordered("[4, 4] … [4, 4]") and not only_reordered("[4, 8] only")
-    assert not only_reordered("[10, 512] … [100, 512] … [2, 1] … [1, 2]")  # the first two decide
+    # One mismatch whose sizes changed (a vocabulary that grew) is the row's, wherever it is.
+    assert not only_reordered("[768, 2304] … [2304, 768] … [50257, 768] … [50000, 768]")
+    assert not only_reordered("[10, 512] … [100, 512] … [2, 1] … [1, 2]")
+    # A scalar's shape is a shape: the pairs stay the checkpoint's and the model's.
+    assert not only_reordered("[] … [2, 3] … [3, 2] … [4]")
 
 
 def test_a_trailing_ellipsis_and_its_comma_are_not_required():

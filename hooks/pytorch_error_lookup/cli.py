@@ -89,7 +89,9 @@ def read_input(path: str | None, stdin=None, stderr=None) -> str:
     where = path if path and path != "-" else "standard input"
     if len(raw) > MAX_INPUT_BYTES:
         raise UsageError(f"{where} is over {MAX_INPUT_BYTES >> 20} MiB; pipe the error's last lines (tail -n 80), not a whole log")
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # (UTF-32's mark starts as UTF-16's)
+        text = raw.decode("utf-32", errors="replace")
+    elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         # What PowerShell's `>` writes: UTF-16 with its byte-order mark (half its bytes are NUL).
         text = raw.decode("utf-16", errors="replace")
     elif b"\0" in raw:

@@ -331,7 +331,9 @@ def _built_from_checkout(checkout) -> dict:
     cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     cached = cache_home / "pytorch-error-lookup" / f"lookup-data-{digest.hexdigest()[:16]}.json"
     try:
-        return json.loads(cached.read_text(encoding="utf-8"))
+        data = json.loads(cached.read_text(encoding="utf-8"))
+        os.utime(cached)  # used now: the newest builds are the ones kept (_forget_old_builds)
+        return data
     except (OSError, ValueError):
         pass
     # The site's build step writes it (the lookup never imports the site): with the site's own

@@ -101,8 +101,9 @@ def split_exception(line: str) -> tuple[str, str]:
 
 
 def has_a_word(text: str) -> bool:
-    """Whether the text holds a word at all (`a`, `.` or `0` is found all over a page)."""
-    return ascii_or(_ASCII_WORD, WORD, text).search(text) is not None
+    """Whether the text holds a word at all (`a`, `.` or `0` is found all over a page): two
+    Latin letters, or any letter past ASCII (`慢`, kana, hangul)."""
+    return _ASCII_WORD.search(text) is not None or (not text.isascii() and re.search(r"[^\x00-\x7f\W\d_]", text) is not None)
 
 
 def has_substance(message: str) -> bool:
@@ -182,8 +183,8 @@ class Template(namedtuple("Template", "entry pattern anchor fixed partial needle
     miss's), the row's only when the paste shows a call its mistake is made through (the row's
     `called_through`: `F.linear`, `torch.matmul`). `said_by`: for a wording other than the row's
     own text, who printed it (`torch 1.0.1–1.7.1`), so that a reader is told why the row reads
-    otherwise. `sizes_differ`: the two shapes the matched message names must differ in their
-    sizes, not only in their order (a transposed weight is another story: only_reordered)."""
+    otherwise. `sizes_differ`: the shapes the matched message names must differ in their sizes
+    somewhere, not only in their order (a transposed weight is another story: only_reordered)."""
 
     __slots__ = ()
 
@@ -294,7 +295,7 @@ def compile_template(entry: str, fragment: str, own_names: Sequence[str] = (),
     must be a whole list of keys that all start with one of them; with `not_with`, none of those
     texts may be in the matched message or follow it (a list of missing keys followed by
     unexpected ones is another story, and so is a tensor with 0 elements); with `sizes_differ`,
-    the message's first two shapes must not be the same sizes reordered (only_reordered). With
+    the message's shapes must not all be the same sizes reordered (only_reordered). With
     `tie_repeats`, a number its bracketed lists repeat must repeat in the paste (_pieces)."""
     return _assemble(entry, _template_pieces(fragment, own_names, second_line, key_prefixes, tie_repeats), not_with,
                      sizes_differ=sizes_differ)
@@ -586,7 +587,7 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
         if template.sizes_differ:
             # The message the match is in, whole: a head or a tail holds one shape or none.
             end = next((start for start in starts if start > found.start()), len(folded_query))
-            if only_reordered(folded_query[min(since, found.start()):end]):
+            if only_reordered(folded_query[since:end]):
                 continue
         fit = Fit(template.entry, message, template.fixed, found.end(), template.said_by, template.max_query is not None)
         if template.partial:
@@ -599,15 +600,17 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
     return best
 
 
-_SIZES = r"\[([0-9]+(?:, [0-9]+)*)\]"
+_SIZES = r"\[([0-9, ]*)\]"  # a shape, `[]` (a scalar's) included
 
 
-def only_reordered(matched: str) -> bool:
-    """Whether the first two shapes of a message hold the same sizes in another order
-    (`[3, 3, 3, 128, 128]` against `[128, 3, 3, 3, 128]`: a weight's layout changed, nothing
-    grew). (find-verdict.js onlyReordered reads it the same way.)"""
-    shapes = [found.group(1).split(", ") for found in itertools.islice(re.finditer(_SIZES, matched), 2)]
-    return len(shapes) == 2 and shapes[0] != shapes[1] and sorted(shapes[0]) == sorted(shapes[1])
+def only_reordered(message: str) -> bool:
+    """Whether every mismatch of a message (its shapes taken two by two: the checkpoint's, the
+    model's) holds the same sizes in another order (`[3, 3, 3, 128, 128]` against `[128, 3, 3,
+    3, 128]`: a weight's layout changed, nothing grew). One mismatch whose sizes changed is the
+    row's, whatever the others are. (find-verdict.js onlyReordered reads it the same way.)"""
+    shapes = [re.findall("[0-9]+", found.group(1)) for found in re.finditer(_SIZES, message)]
+    pairs = list(zip(shapes[0::2], shapes[1::2]))
+    return bool(pairs) and all(ours != theirs and sorted(ours) == sorted(theirs) for ours, theirs in pairs)
 
 
 def literal_needles(query: str) -> list[str]:

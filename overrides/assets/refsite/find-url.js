@@ -3,9 +3,18 @@
 
 const URL_PARAM = "find";
 const URL_WRITE_DELAY_MS = 300;
-// A query longer than this (a key list of a megabyte) is no link to share: the URL drops it.
-// (The box shows such a query cut: find.js SHOWN_MAX, the same length.)
-const URL_QUERY_MAX = 10_000;
+// A query longer than this once encoded is no link to share (a key list of a megabyte; Chinese
+// text is nine bytes a character in a URL, and many servers refuse one over 8 KB): the URL drops it.
+const URL_QUERY_BYTES = 6000;
+
+function shareable(query) {
+  if (query.length > URL_QUERY_BYTES) return false;
+  try {
+    return encodeURIComponent(query).length <= URL_QUERY_BYTES;
+  } catch {
+    return false; // a lone surrogate (half a character): no link to share
+  }
+}
 
 /** The query a shared link carries, or null. */
 export function queryFromUrl() {
@@ -28,7 +37,7 @@ export class UrlSync {
   writeSoon(query) {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => replaceUrl((url) => {
-      if (query && query.length <= URL_QUERY_MAX) url.searchParams.set(URL_PARAM, query);
+      if (query && shareable(query)) url.searchParams.set(URL_PARAM, query);
       else url.searchParams.delete(URL_PARAM);
     }), URL_WRITE_DELAY_MS);
   }

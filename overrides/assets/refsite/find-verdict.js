@@ -111,7 +111,7 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
     if (template.sizes_differ) {
       // The message the match is in, whole: a head or a tail holds one shape or none.
       const end = starts.find((start) => start > found.index) ?? foldedQuery.length;
-      if (onlyReordered(foldedQuery.slice(Math.min(since, found.index), end))) continue;
+      if (onlyReordered(foldedQuery.slice(since, end))) continue;
     }
     const fit = {
       entry: template.entry,
@@ -137,17 +137,22 @@ function shownOtherwise(template, foldedQuery, start) {
   return (template.not_with ?? []).some((text) => foldedQuery.indexOf(text, start) >= 0);
 }
 
-const SIZES = /\[([0-9]+(?:, [0-9]+)*)\]/g;
+const SIZES = /\[([0-9, ]*)\]/g; // a shape, `[]` (a scalar's) included
 
 /**
- * Whether the first two shapes of a message hold the same sizes in another order
- * (rule.only_reordered): `[3, 3, 3, 128, 128]` against `[128, 3, 3, 3, 128]`, a changed layout.
+ * Whether every mismatch of a message (its shapes two by two) holds the same sizes in another
+ * order (rule.only_reordered): `[3, 3, 3, 128, 128]` against `[128, 3, 3, 3, 128]`, a changed
+ * layout. One mismatch whose sizes changed is the row's.
  */
-export function onlyReordered(matched) {
-  const shapes = [...matched.matchAll(SIZES)].slice(0, 2).map((found) => found[1].split(", "));
-  if (shapes.length !== 2 || shapes[0].join() === shapes[1].join()) return false;
+export function onlyReordered(message) {
+  const shapes = [...message.matchAll(SIZES)].map((found) => found[1].match(/[0-9]+/g) ?? []);
   const sorted = (sizes) => [...sizes].sort().join();
-  return sorted(shapes[0]) === sorted(shapes[1]);
+  let pairs = 0;
+  for (let i = 0; i + 1 < shapes.length; i += 2, pairs += 1) {
+    const [ours, theirs] = [shapes[i], shapes[i + 1]];
+    if (ours.join() === theirs.join() || sorted(ours) !== sorted(theirs)) return false;
+  }
+  return pairs > 0;
 }
 
 // A template's pattern is compiled the first time its anchor is in a query, not when the rules

@@ -28,8 +28,14 @@ import { Viewport } from "./find-viewport.js";
 import { mountOnEachPage } from "./progress-mount.js";
 
 // The most of a pasted query the box shows whole (a 10,000-character paste is); a longer one is
-// shown cut. The URL carries no more than this either (find-url.js).
+// shown cut.
 const SHOWN_MAX = 10_000;
+
+/** `text`'s first `length` code units, never half of a character outside the BMP. */
+function cutAt(text, length) {
+  const code = text.charCodeAt(length - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
+}
 
 function mountFind(doc) {
   const form = doc.querySelector("[data-find]");
@@ -232,7 +238,7 @@ function mountFind(doc) {
     // The box's answer for this text reads the paste's frames. A query too long to lay out in
     // a text field at once (a megabyte of keys takes longer to show than to answer) is shown
     // shortened; the box answers the whole of it for as long as it shows that.
-    const shown = chosen.query.length > SHOWN_MAX ? `${chosen.query.slice(0, SHOWN_MAX)}…` : chosen.query;
+    const shown = chosen.query.length > SHOWN_MAX ? `${cutAt(chosen.query, SHOWN_MAX)}…` : chosen.query;
     lastPaste = { query: chosen.query, shown, context: chosen.context };
     status.note = chosen.others === 0 ? ""
       : `粘贴里共有 ${chosen.others + 1} 条报错，这里查的是${chosen.explained ? "本页能解释的第一条" : "第一条"}`;
