@@ -251,6 +251,7 @@ def test_a_symptom_in_chinese_given_as_the_argument_is_looked_up_not_opened():
     long_words = "最近用PyTorch训练模型验证集精度比训练差很多" * 40  # too long a name for any file
     assert run([long_words]) == run([], long_words.encode())
     assert run(["慢"])[0] != cli.EXIT_USAGE  # one Chinese character is a word
+    assert "no such file" not in run(["model.eval"])[2]  # a call's name, not a file's
 
 
 @pytest.mark.parametrize("argv, stdin, says", [

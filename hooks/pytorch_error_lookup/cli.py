@@ -34,9 +34,9 @@ from .terminal import Painter, is_terminal, wants_colour, wrap
 SITE_VARIABLE = "PYTORCH_ERROR_LOOKUP_SITE"
 # A whole log is read (its last lines, paste.PASTE_RULES' `tail_lines`); past this it is no paste.
 MAX_INPUT_BYTES = 64 << 20
-# A file's name ends in an extension (`error.txt`, `run.log`); the text of an error does not.
-# (A string, compiled by `re` when an argument names no file: not at every command's start.)
-FILE_SUFFIX = r"\.[A-Za-z][A-Za-z0-9]{0,4}$"
+# A file an error is kept in ends so (`error.txt`, `run.log`, `nohup.out`); `torch.cat` or
+# `model.eval` is a query. (A string, compiled by `re` only when an argument names no file.)
+FILE_SUFFIX = r"(?i)\.(?:txt|log|out|err|text|py|ipynb|json|jsonl|md|ya?ml|csv|html?)$"
 INDENT = "   "  # what is said of a row, under its text (as wide as a suggestion's "1. ")
 EXIT_EXPLAINED, EXIT_NOT_EXPLAINED, EXIT_USAGE = 0, 1, 2
 
