@@ -108,14 +108,24 @@ def _cjk_tokens(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
+def _words(text: str) -> list[tuple[str, str]]:
+    """(Latin word, "") or ("", run of Chinese, Japanese or Korean) for each word of `text`, in
+    order, its traceback frames and noise gone."""
+    text = strip_traceback_noise(normalize(text))
+    return ascii_or(_ASCII_WORDS, _WORD, text).findall(text)
+
+
+def _terms(latin: str, run: str, cjk: bool = True) -> tuple[str, ...] | list[str]:
+    return _word_tokens(latin) if latin else _cjk_tokens(run) if cjk else ()
+
+
 def distinct_tokens(text: str, limit: int) -> list[str]:
     """The first `limit` distinct terms of `text`, in order: tokenize's, repeats dropped (what a
     query ranks by). Each distinct word is split once however often it comes, so a megabyte of
     the same few words costs a scan, not a Python step per word."""
-    text = strip_traceback_noise(normalize(text))
     terms: dict[str, None] = {}
-    for latin, run in dict.fromkeys(ascii_or(_ASCII_WORDS, _WORD, text).findall(text)):
-        terms.update(dict.fromkeys(_word_tokens(latin) if latin else _cjk_tokens(run)))
+    for latin, run in dict.fromkeys(_words(text)):
+        terms.update(dict.fromkeys(_terms(latin, run)))
         if len(terms) >= limit:
             break
     return list(terms)[:limit]
@@ -124,12 +134,4 @@ def distinct_tokens(text: str, limit: int) -> list[str]:
 def tokenize(text: str, *, cjk: bool = True) -> list[str]:
     """Terms of `text` for the ranked index, in order, repeats kept (they count as frequency).
     With `cjk=False`, runs of Chinese, Japanese or Korean are left out: only the Latin words."""
-    tokens: list[str] = []
-    text = strip_traceback_noise(normalize(text))
-    for match in ascii_or(_ASCII_WORDS, _WORD, text).finditer(text):
-        latin, run = match.groups()
-        if latin:
-            tokens.extend(_word_tokens(latin))
-        elif cjk:
-            tokens.extend(_cjk_tokens(run))
-    return tokens
+    return [term for latin, run in _words(text) for term in _terms(latin, run, cjk)]
