@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from pytorch_error_lookup.textfold import distinct_tokens
 from refsite.find_index import tokenize
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -74,20 +75,21 @@ def test_the_browser_tokenizer_gives_the_same_terms_as_the_python_one(page, site
     in_browser = page.evaluate(
         """async (texts) => {
             const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
-            const { tokenize } = await import(new URL("find-tokenize.js", base));
-            return texts.map((text) => tokenize(text));
+            const { distinctTokens, tokenize } = await import(new URL("find-tokenize.js", base));
+            return texts.map((text) => [tokenize(text), distinctTokens(text, 7), distinctTokens(text, 256)]);
         }""",
         texts,
     )
-    for text, tokens in zip(texts, in_browser):
+    for text, (tokens, first_seven, first_256) in zip(texts, in_browser):
         assert tokens == tokenize(text), text[:80]
+        # what a query ranks by (find-rank.js queryTerms), read word by distinct word
+        assert (first_seven, first_256) == (distinct_tokens(text, 7), distinct_tokens(text, 256)), text[:80]
 
 
 def test_a_querys_distinct_terms_are_the_tokenizers_in_order_without_repeats():
     """What a query ranks by, taken word by distinct word (textfold.distinct_tokens), is what
     tokenizing it whole and dropping repeats gives, for every paste and any limit."""
     import real_pastes
-    from pytorch_error_lookup.textfold import distinct_tokens
 
     texts = ODD_INPUTS + [case["pasted"] for case in PASTED] + [paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)]
     texts.append("RuntimeError: abc def_ghi AbcDef 验证集精度 " * 2000)

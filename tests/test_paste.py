@@ -3,6 +3,7 @@ notebook and the page (find-paste.js), held to tests/fixtures/paste_cases.yml an
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -161,3 +162,20 @@ def test_a_query_too_long_to_show_is_shown_cut_and_answered_whole(page, site_url
     # The shown start, edited, is the query then: as cut, it ends in the middle of a key.
     page.fill(INPUT, shown[:-1])
     page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")
+
+
+@pytest.mark.browser
+def test_a_query_that_switches_script_often_is_shown_cut_sooner_and_answered_whole(page, site_url):
+    """A text field lays out each change between Latin and Han as a run of its own: the box shows
+    at most 200 runs of Han (find.js SHOWN_RUNS), far fewer than 10,000 characters here, and
+    answers the whole query as the terminal does."""
+    text = "训练时 loss 一直不下降，" + "第 1 个 epoch loss 下降 " * 400
+    answer = Lookup.installed()(text)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    paste(page, text)
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict")
+    shown = page.input_value(INPUT)
+    assert shown.endswith("…") and answer.query.startswith(shown[:-1])
+    assert len(re.findall(r"[^\u0000-\u024f]+", shown[:-1])) == 200 and len(shown) < 2_000
+    assert page.get_attribute("[data-find]", "data-find-verdict") == answer.verdict

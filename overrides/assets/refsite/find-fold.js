@@ -87,8 +87,16 @@ export function foldText(text, state, offsets = null) {
   return out;
 }
 
+// The last query folded: a paste's text is folded to find it on the page, to fit the templates
+// and to search again as the box's query; a megabyte's fold is tens of milliseconds each time.
+let lastQuery = { text: null, folded: "" };
+
 /** The folded form of a query: the same folding, without leading or trailing space. */
 export function foldQuery(query) {
-  const out = foldText(String(query), { space: true });
-  return out.endsWith(" ") ? out.slice(0, -1) : out;
+  const text = String(query);
+  if (text !== lastQuery.text) {
+    const out = foldText(text, { space: true });
+    lastQuery = { text, folded: out.endsWith(" ") ? out.slice(0, -1) : out };
+  }
+  return lastQuery.folded;
 }

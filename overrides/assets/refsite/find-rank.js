@@ -7,7 +7,7 @@
 // a long page) was work, and garbage, that the reader's first ranked query waited for.
 
 import { loadScript } from "./find-script.js";
-import { tokenize } from "./find-tokenize.js";
+import { distinctTokens } from "./find-tokenize.js";
 
 const INDEX_GLOBAL = "refsiteFindIndex";
 // A 10,000-character paste yields thousands of terms; the first distinct ones say enough.
@@ -48,7 +48,7 @@ export function loadRanker(pageKey) {
 }
 
 export function queryTerms(text) {
-  return [...new Set(tokenize(text))].slice(0, MAX_TERMS);
+  return distinctTokens(text, MAX_TERMS);
 }
 
 /**

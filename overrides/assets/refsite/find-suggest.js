@@ -5,6 +5,7 @@
 // chapter map; or nothing at all (`none`). Only a `match` is landed on with Enter.
 
 import { foldQuery } from "./find-fold.js";
+import { LONG_TEXT, yieldToInput } from "./find-idle.js";
 import { inWords } from "./find-paste.js";
 import { loadPasteRules } from "./find-rules-data.js";
 import { RULES_FAILED } from "./find-status.js";
@@ -79,13 +80,19 @@ export class Suggestions {
       console.warn("refsite find:", error);
       return;
     }
-    if (generation !== this.generation) return;
+    // A long query is fitted and ranked each in a task of its own (find-idle.js).
+    const stillWanted = async () => {
+      if (query.length >= LONG_TEXT) await yieldToInput();
+      return generation === this.generation; // false: a newer query took over meanwhile
+    };
+    if (!await stillWanted()) return;
     this.deciding = false;
     const shown = context ?? readContext(query);
     this.why = shown.why ?? new Map(); // why a row its words fit is only suggested
     const fit = bestFit(templates, foldQuery(query), this.patterns, shown);
     const onPage = (id) => document.getElementById(id);
     this.fit = fit && onPage(fit.entry) ? fit : null;
+    if (!this.fit && !await stillWanted()) return;
     this.ranked = this.fit ? [] : ranking.rank(ranker, query, this.entryOrder).filter(({ id }) => onPage(id));
     const verdict = verdictFor({ literal: false, fit: this.fit, ranked: this.ranked });
     this.onVerdict(verdict);

@@ -61,11 +61,34 @@ function cjkTokens(run) {
   return bigrams;
 }
 
+/** Each word of `text` as [word, Latin word, run of CJK], in order, its traceback frames and noise gone. */
+function words(text) {
+  return stripTracebackNoise(normalize(String(text))).matchAll(WORD);
+}
+
+function terms(latin, cjk) {
+  return latin ? wordTokens(latin) : cjkTokens(cjk);
+}
+
 /** Terms of `text`, in order, repeats kept. */
 export function tokenize(text) {
   const tokens = [];
-  for (const [, latin, cjk] of stripTracebackNoise(normalize(String(text))).matchAll(WORD)) {
-    tokens.push(...(latin ? wordTokens(latin) : cjkTokens(cjk)));
-  }
+  for (const [, latin, cjk] of words(text)) tokens.push(...terms(latin, cjk));
   return tokens;
+}
+
+/**
+ * The first `limit` distinct terms of `text`, in order: tokenize's, repeats dropped (textfold.
+ * distinct_tokens). Each distinct word is split once however often it comes.
+ */
+export function distinctTokens(text, limit) {
+  const seen = new Set();
+  const found = new Set();
+  for (const [word, latin, cjk] of words(text)) {
+    if (seen.has(word)) continue;
+    seen.add(word);
+    for (const term of terms(latin, cjk)) found.add(term);
+    if (found.size >= limit) break;
+  }
+  return [...found].slice(0, limit);
 }

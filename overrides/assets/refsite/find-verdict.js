@@ -95,12 +95,16 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
   let best = null;
   const partial = new Map(); // entry -> its best partial fit
   let starts = null;
+  // In a long query, a template whose anchor holds a word the query never has is passed over
+  // without scanning the query for the anchor (a scan per template is most of a megabyte's wait).
+  const words = foldedQuery.length > LONG_QUERY ? new Set(foldedQuery.match(LETTERS)) : null;
   for (const template of templates) {
     if (skip.has(template.entry)) continue; // a pasted traceback that never passes through its context
     if (template.needs_call && !called.has(template.entry)) continue; // a near miss's words too: needs the row's call
+    if (words && !innerWords(template.anchor).every((word) => words.has(word))) continue;
+    if (template.max_query !== undefined && longerThan(foldedQuery, template.max_query)) continue;
     if (!foldedQuery.includes(template.anchor)) continue;
     if (template.needles && !template.needles.every((needle) => foldedQuery.includes(needle))) continue;
-    if (template.max_query !== undefined && [...foldedQuery].length > template.max_query) continue;
     const found = regexOf(template).exec(foldedQuery);
     if (!found) continue;
     starts ??= messageStarts(foldedQuery, patterns);
@@ -130,6 +134,41 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
   }
   if (!best && partial.size === 1) return [...partial.values()][0];
   return best;
+}
+
+// rule.LONG_QUERY and rule._LETTERS: the word filter is exact (a word whole inside an anchor is
+// whole wherever the anchor is), so where it starts changes only the time an answer takes.
+const LONG_QUERY = 20_000;
+const LETTERS = /[a-z]+/g;
+const innerWordsOf = new Map(); // anchor -> its inner words (rule._inner_words)
+
+/** The words of a fixed piece that are whole in it: not at either end, where a query may run them on. */
+function innerWords(anchor) {
+  let words = innerWordsOf.get(anchor);
+  if (!words) {
+    words = [...anchor.matchAll(LETTERS)]
+      .filter((found) => found.index > 0 && found.index + found[0].length < anchor.length)
+      .map((found) => found[0]);
+    innerWordsOf.set(anchor, words);
+  }
+  return words;
+}
+
+/** Whether `text` holds more than `most` characters (code points, as Python counts them). */
+function longerThan(text, most) {
+  if (text.length <= most) return false;
+  if (text.length > 2 * most) return true; // a character is one or two UTF-16 units
+  return characterCount(text) > most;
+}
+
+function characterCount(text) {
+  let surrogatePairs = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) surrogatePairs += 1;
+  }
+  return text.length - surrogatePairs;
 }
 
 /** A text in the matched message or after it that shows another situation (the row's `not_with`, rule.Template). */
