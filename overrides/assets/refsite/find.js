@@ -257,6 +257,10 @@ function mountFind(doc) {
       console.warn("refsite find:", error); // the rules did not load: the paste as the box would hold it
       chosen = { query: pasted.replace(/\s+/g, " ").trim(), others: 0, explained: false, context: undefined };
     }
+    if (chosen.query.length >= LONG_TEXT) { // folded for the search to come in a task of its own
+      foldQuery(chosen.query);
+      await yieldToInput();
+    }
     // The box's answer for this text reads the paste's frames. A query too long to lay out in
     // a text field at once (a megabyte of keys takes longer to show than to answer) is shown
     // shortened; the box answers the whole of it for as long as it shows that.
