@@ -179,3 +179,28 @@ def test_a_query_that_switches_script_often_is_shown_cut_sooner_and_answered_who
     assert shown.endswith("…") and answer.query.startswith(shown[:-1])
     assert len(re.findall(r"[^\u0000-\u024f]+", shown[:-1])) == 200 and len(shown) < 2_000
     assert page.get_attribute("[data-find]", "data-find-verdict") == answer.verdict
+
+
+@pytest.mark.browser
+def test_a_key_typed_while_a_long_paste_is_read_is_kept_and_the_paste_goes_to_the_caret(page, site_url):
+    """A paste of 20,000 characters or more is read in steps, the page answering input between
+    them: a key typed meanwhile stays in the box, the paste goes where the caret then is, and the
+    box answers what it holds. (The key is typed from a task of input's priority that the paste
+    queues: Playwright sends a real key only once the paste's answer is done.)"""
+    keys = ", ".join(f'"layer{i}.conv.weight"' for i in range(40_000))
+    text = f"RuntimeError: Error(s) in loading state_dict for Net:\n\tMissing key(s) in state_dict: {keys}."
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    page.evaluate("""() => {
+        const box = document.querySelector('[data-find-input]');
+        const typeX = () => {
+            box.setRangeText('x', box.selectionStart, box.selectionEnd, 'end');
+            box.dispatchEvent(new Event('input', { bubbles: true }));
+        };
+        window.addEventListener('paste', () => scheduler.postTask(typeX, { priority: 'user-blocking' }), { capture: true, once: true });
+    }""")
+    paste(page, text)
+    page.wait_for_function("() => document.querySelector('[data-find-input]').value.length > 1")
+    shown = page.input_value(INPUT)
+    assert shown == "x" + Lookup.installed()(text).query[:10_000] + "…", shown[:80]
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")

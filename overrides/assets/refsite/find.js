@@ -249,7 +249,7 @@ function mountFind(doc) {
     const pasted = event.clipboardData?.getData("text/plain") ?? "";
     if (!pasted) return;
     event.preventDefault();
-    const [start, end] = [input.selectionStart, input.selectionEnd];
+    const before = { value: input.value, start: input.selectionStart, end: input.selectionEnd };
     let chosen;
     try {
       chosen = await pastedQuery(pasted);
@@ -269,6 +269,8 @@ function mountFind(doc) {
     status.note = chosen.others === 0 ? ""
       : `粘贴里共有 ${chosen.others + 1} 条报错，这里查的是${chosen.explained ? "本页能解释的第一条" : "第一条"}`;
     pasting = true;
+    // A long paste is read in steps: keys typed meanwhile moved the caret, and the paste goes there.
+    const [start, end] = input.value === before.value ? [before.start, before.end] : [input.selectionStart, input.selectionEnd];
     input.setRangeText(shown, start, end, "end");
     input.dispatchEvent(new Event("input", { bubbles: true }));
     pasting = false;
