@@ -74,6 +74,22 @@ def test_a_suggestion_a_paste_rules_out_says_why_as_the_terminal_does(page, site
     assert "torch.load" in why
 
 
+def test_a_size_mismatch_only_reordered_is_suggested_with_the_terminals_reason(page, site_url):
+    """GPT-2's Conv1D weight read into a Linear: the same sizes in another order, no width that
+    changed. The row is suggested, with the reason the terminal gives under it."""
+    line = ("RuntimeError: Error(s) in loading state_dict for GPT2: size mismatch for h.0.attn.c_attn.weight: copying a "
+            "param with shape torch.Size([768, 2304]) from checkpoint, the shape in current model is torch.Size([2304, 768]).")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    paste(page, line)
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")
+    item = page.locator("[data-find-suggestions] li", has=page.locator("a[href='#size-mismatch']"))
+    answer = lookup.Lookup.installed()(line)
+    why = lookup.why_only_suggested(answer, PAGE.entry_by_id["size-mismatch"], line)
+    assert item.locator("[data-find-why]").text_content() == f"⚠️ {why}"
+    assert "换了顺序" in item.locator("[data-find-why]").text_content()
+
+
 @pytest.mark.parametrize("said", ["验证集精度比训练差", "validation accuracy is much lower than training"])
 def test_a_symptom_in_the_readers_words_lands_on_its_row(page, site_url, said):
     open_reference(page, site_url)

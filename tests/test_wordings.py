@@ -357,14 +357,21 @@ def test_a_size_mismatch_whose_shapes_are_only_reordered_is_not_said_to_be_the_r
     """A real paste (tune part): spconv changed its weight layout, so the checkpoint's shape is
     the model's in another order; no hyperparameter changed. Nor is GPT-2's Conv1D weight, read
     into a Linear, a width that changed. A size that did change still lands, whole or cut."""
+    from pytorch_error_lookup.lookup import NOT_SAID_BECAUSE, why_only_suggested
+
     paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
                  if paste["source"] == "https://github.com/ouenal/scribblekitti/issues/10")
-    assert LOOKUP(paste).verdict == "weak" and LOOKUP(paste).ids[0] == "size-mismatch"
+    answer = LOOKUP(paste)
+    assert answer.verdict == "weak" and answer.ids[0] == "size-mismatch"
+    # The suggestion says why it is only suggested.
+    assert why_only_suggested(answer, answer.entries[0], paste) == NOT_SAID_BECAUSE["reordered"]
     line = ("size mismatch for h.0.attn.c_attn.weight: copying a param with shape torch.Size([768, 2304]) from checkpoint, "
             "the shape in current model is torch.Size([2304, 768]).")
-    assert LOOKUP(line).verdict == "weak"
+    assert LOOKUP(line).verdict == "weak" and "size-mismatch" in LOOKUP(line).reordered
     grown = line.replace("[2304, 768]", "[2304, 1024]")
     assert (LOOKUP(grown).verdict, LOOKUP(grown).ids[:1]) == ("match", ("size-mismatch",))
+    unrelated = LOOKUP("RuntimeError: Error(s) in loading state_dict for Net: Missing key(s) in state_dict: x")
+    assert not unrelated.reordered
     cut = "RuntimeError: Error(s) in loading state_dict for GPT2: size mismatch for h.0.attn.c_attn.weight: copying a param"
     assert (LOOKUP(cut).verdict, LOOKUP(cut).ids[:1]) == ("match", ("size-mismatch",))
 

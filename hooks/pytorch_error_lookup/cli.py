@@ -26,7 +26,7 @@ import re
 import sys
 from collections import namedtuple
 
-from .lookup import Answer, Lookup, Page, how_it_fits, release_line, release_numbers, release_remark, why_not_said
+from .lookup import Answer, Lookup, Page, how_it_fits, release_line, release_numbers, release_remark, why_only_suggested
 from .paste import PASTE_RULES, in_words, names_an_error
 from .rule import LITERAL, MATCH, NONE, WEAK, has_a_word
 from .terminal import Painter, is_terminal, wants_colour, wrap
@@ -234,7 +234,7 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
             lines += wrap("+ " + paint(entry["second_line"], "title"), width, INDENT)
         if entry.get("context"):
             lines += wrap(f"（{entry['context']}）", width, INDENT)
-        if why := why_not_said(entry, text):
+        if why := why_only_suggested(answer, entry, text):
             lines += wrap(paint(f"⚠️ {why}", "warn"), width, INDENT)
         lines += wrap(paint.markdown(entry["cause"]), width, INDENT)
         chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])

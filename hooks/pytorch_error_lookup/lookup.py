@@ -17,7 +17,8 @@ from collections import namedtuple
 from functools import cached_property
 
 from .paste import message_missing, reduce_paste
-from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
+from .rule import (LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, reordered_rows, split_exception,
+                   verdict_for)
 from .rank import Ranker, query_terms
 
 DATA_FILE = "lookup-data.json"
@@ -123,6 +124,7 @@ NOT_SAID_BECAUSE = {
     "off_context": "你的 traceback 没有经过 {}：这一条多半不是你的情况",
     "other_cause": "你贴的内容里有 {}：多半是这一条没讲的另一种原因",
     "no_own_context": "你贴的内容里没有 {} 里的任何一个：看不出是这一条的情况",
+    "reordered": "你贴的两个形状只是同样的数换了顺序：多半是权重转置了或换了布局，不是这一条讲的超参对不上",
 }
 
 
@@ -137,6 +139,14 @@ def why_not_said(entry: dict, text: str) -> str | None:
     if lacks_own_context(entry, text):
         return NOT_SAID_BECAUSE["no_own_context"].format("、".join(entry["only_if_shown"]))
     return None
+
+
+def why_only_suggested(answer: Answer, entry: dict, text: str) -> str | None:
+    """Why a row the answer names is not said for the pasted `text`: its context
+    (why_not_said), or its message there with only its sizes reordered (Answer.reordered)."""
+    if why := why_not_said(entry, text):
+        return why
+    return NOT_SAID_BECAUSE["reordered"] if entry["id"] in answer.reordered else None
 
 
 def lacks_own_context(entry: dict, text: str) -> bool:
@@ -195,13 +205,15 @@ def release_line(entry: dict, labels: dict[str, str]) -> str | None:
     return " · ".join(said) or None
 
 
-class Answer(namedtuple("Answer", "verdict page ids query others message_missing fit",
-                         defaults=("", 0, False, None))):
+class Answer(namedtuple("Answer", "verdict page ids query others message_missing fit reordered",
+                         defaults=("", 0, False, None, frozenset()))):
     """A verdict, the page and the rows it names (best first); `query`: the error of the paste
     it answers, on one line (paste.reduce_paste); `others`: how many other errors the paste held;
     `message_missing`: the paste is a traceback cut before its message (paste.message_missing),
     so "not covered" would be a guess: the verdict is `none`, with no rows; `fit`: for `match`,
-    the template's rule.Fit (how_it_fits says it to the reader).
+    the template's rule.Fit (how_it_fits says it to the reader); `reordered`: for a ranked
+    answer, the rows whose message the query holds with only its sizes reordered
+    (rule.reordered_rows).
     (Named tuples, not dataclasses, here: `dataclasses` costs the command a tenth of its start.)"""
 
     __slots__ = ()
@@ -294,7 +306,8 @@ class Lookup:
         for page in self.pages if rank else ():
             ranked = page.rank(query)
             if ranked:
-                return Answer(verdict_for(literal=False, ranked=ranked), page, tuple(ranked), query)
+                return Answer(verdict_for(literal=False, ranked=ranked), page, tuple(ranked), query,
+                              reordered=reordered_rows(page.templates, folded))
         return Answer(verdict_for(literal=False), None, (), query)
 
 

@@ -584,11 +584,8 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
         since = starts[message - 1] if message else 0
         if any(folded_query.find(text, since) >= 0 for text in template.not_with):
             continue
-        if template.sizes_differ:
-            # The message the match is in, whole: a head or a tail holds one shape or none.
-            end = next((start for start in starts if start > found.start()), len(folded_query))
-            if only_reordered(folded_query[since:end]):
-                continue
+        if template.sizes_differ and only_reordered(_message_at(folded_query, starts, found.start())):
+            continue
         fit = Fit(template.entry, message, template.fixed, found.end(), template.said_by, template.max_query is not None)
         if template.partial:
             if template.entry not in partial or fit.rank > partial[template.entry].rank:
@@ -598,6 +595,32 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
     if best is None and len(partial) == 1:
         return next(iter(partial.values()))
     return best
+
+
+def _message_at(folded_query: str, starts: list[int], at: int) -> str:
+    """The whole message the place `at` is in (a head or a tail of it holds one shape or none)."""
+    since = max((start for start in starts if start <= at), default=0)
+    end = next((start for start in starts if start > at), len(folded_query))
+    return folded_query[since:end]
+
+
+def reordered_rows(templates: Iterable[Template], folded_query: str) -> frozenset[str]:
+    """The rows whose message the query holds (a `sizes_differ` template fits it) with only its
+    sizes reordered: best_fit passes their templates over, and a suggestion of them says why
+    (lookup.NOT_SAID_BECAUSE["reordered"])."""
+    rows: set[str] = set()
+    starts = None
+    for template in templates:
+        if not template.sizes_differ or template.entry in rows or template.anchor not in folded_query:
+            continue
+        found = _regex(template.pattern).search(folded_query)
+        if found is None:
+            continue
+        if starts is None:
+            starts = message_starts(folded_query)
+        if only_reordered(_message_at(folded_query, starts, found.start())):
+            rows.add(template.entry)
+    return frozenset(rows)
 
 
 _SIZES = r"\[([0-9, ]*)\]"  # a shape, `[]` (a scalar's) included

@@ -9,7 +9,7 @@ import { LONG_TEXT, yieldToInput } from "./find-idle.js";
 import { inWords } from "./find-paste.js";
 import { loadPasteRules } from "./find-rules-data.js";
 import { RULES_FAILED } from "./find-status.js";
-import { MATCH, NONE, WEAK, bestFit, loadContextReader, loadRules, verdictFor } from "./find-verdict.js";
+import { MATCH, NONE, WEAK, bestFit, loadContextData, loadContextReader, loadRules, reorderedRows, verdictFor } from "./find-verdict.js";
 
 const LABEL_LENGTH = 140;
 
@@ -69,9 +69,11 @@ export class Suggestions {
     let ranking;
     let ranker;
     let readContext;
+    let notSaidBecause;
     try {
-      [templates, ranking, readContext, this.pasteRules] = await Promise.all([
-        loadRules(this.pageKey), loadRanking(), loadContextReader(this.pageKey), loadPasteRules(this.pageKey)]);
+      [templates, ranking, readContext, this.pasteRules, { notSaidBecause }] = await Promise.all([
+        loadRules(this.pageKey), loadRanking(), loadContextReader(this.pageKey), loadPasteRules(this.pageKey),
+        loadContextData(this.pageKey)]);
       ranker = await ranking.loadRanker(this.pageKey);
     } catch (error) {
       if (generation !== this.generation) return;
@@ -94,6 +96,12 @@ export class Suggestions {
     this.fit = fit && onPage(fit.entry) ? fit : null;
     if (!this.fit && !await stillWanted()) return;
     this.ranked = this.fit ? [] : ranking.rank(ranker, query, this.entryOrder).filter(({ id }) => onPage(id));
+    if (this.ranked.length) { // as lookup.why_only_suggested: the context's reason first
+      this.why = new Map(this.why);
+      for (const row of reorderedRows(templates, foldQuery(query), this.patterns)) {
+        if (!this.why.has(row)) this.why.set(row, notSaidBecause.reordered);
+      }
+    }
     const verdict = verdictFor({ literal: false, fit: this.fit, ranked: this.ranked });
     this.onVerdict(verdict);
     if (verdict === MATCH) this.showMatch();

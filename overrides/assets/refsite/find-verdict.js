@@ -112,11 +112,7 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
     // `not_with`: from the start of the message the match is in (a partial may begin after it).
     const since = message ? starts[message - 1] : 0;
     if (shownOtherwise(template, foldedQuery, since)) continue;
-    if (template.sizes_differ) {
-      // The message the match is in, whole: a head or a tail holds one shape or none.
-      const end = starts.find((start) => start > found.index) ?? foldedQuery.length;
-      if (onlyReordered(foldedQuery.slice(since, end))) continue;
-    }
+    if (template.sizes_differ && onlyReordered(messageAt(foldedQuery, starts, found.index))) continue;
     const fit = {
       entry: template.entry,
       message,
@@ -174,6 +170,31 @@ function characterCount(text) {
 /** A text in the matched message or after it that shows another situation (the row's `not_with`, rule.Template). */
 function shownOtherwise(template, foldedQuery, start) {
   return (template.not_with ?? []).some((text) => foldedQuery.indexOf(text, start) >= 0);
+}
+
+/** The whole message the place `at` is in (a head or a tail of it holds one shape or none). */
+function messageAt(foldedQuery, starts, at) {
+  const since = starts.filter((start) => start <= at).pop() ?? 0;
+  const end = starts.find((start) => start > at) ?? foldedQuery.length;
+  return foldedQuery.slice(since, end);
+}
+
+/**
+ * The rows whose message the folded query holds (a `sizes_differ` template fits it) with only
+ * its sizes reordered (rule.reordered_rows): bestFit passes their templates over, and a
+ * suggestion of them says why.
+ */
+export function reorderedRows(templates, foldedQuery, patterns) {
+  const rows = new Set();
+  let starts = null;
+  for (const template of templates) {
+    if (!template.sizes_differ || rows.has(template.entry) || !foldedQuery.includes(template.anchor)) continue;
+    const found = regexOf(template).exec(foldedQuery);
+    if (!found) continue;
+    starts ??= messageStarts(foldedQuery, patterns);
+    if (onlyReordered(messageAt(foldedQuery, starts, found.index))) rows.add(template.entry);
+  }
+  return rows;
 }
 
 const SIZES = /\[([0-9, ]*)\]/g; // a shape, `[]` (a scalar's) included
