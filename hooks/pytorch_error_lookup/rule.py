@@ -548,7 +548,7 @@ def _inner_words(anchor: str) -> frozenset[str]:
 
 
 def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[str] | set[str] = frozenset(),
-             called: frozenset[str] | set[str] = frozenset()) -> Fit | None:
+             called: frozenset[str] | set[str] = frozenset(), reordered: set[str] | None = None) -> Fit | None:
     """The template that explains the query best. When several fit, the one in the last error
     message wins, since Python prints the error that matters last (a DataLoader worker's
     envelope comes before the real error); within one message the most specific wins (the
@@ -557,7 +557,8 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
     head or tail) counts only when no whole one fits and it is the only row's to fit. The rows
     in `skip` are not tried (a pasted traceback that never passes through their context); a
     template that needs a call counts only for the rows in `called` (the paste shows one of their
-    calls)."""
+    calls). `reordered`, if given, is told the rows passed over because the message their
+    template fits holds its sizes only reordered (a suggestion of them says why)."""
     best: Fit | None = None
     partial: dict[str, Fit] = {}  # the best partial fit of each row
     starts = None
@@ -585,6 +586,8 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
         if any(folded_query.find(text, since) >= 0 for text in template.not_with):
             continue
         if template.sizes_differ and only_reordered(_message_at(folded_query, starts, found.start())):
+            if reordered is not None:
+                reordered.add(template.entry)
             continue
         fit = Fit(template.entry, message, template.fixed, found.end(), template.said_by, template.max_query is not None)
         if template.partial:
@@ -602,25 +605,6 @@ def _message_at(folded_query: str, starts: list[int], at: int) -> str:
     since = max((start for start in starts if start <= at), default=0)
     end = next((start for start in starts if start > at), len(folded_query))
     return folded_query[since:end]
-
-
-def reordered_rows(templates: Iterable[Template], folded_query: str) -> frozenset[str]:
-    """The rows whose message the query holds (a `sizes_differ` template fits it) with only its
-    sizes reordered: best_fit passes their templates over, and a suggestion of them says why
-    (lookup.NOT_SAID_BECAUSE["reordered"])."""
-    rows: set[str] = set()
-    starts = None
-    for template in templates:
-        if not template.sizes_differ or template.entry in rows or template.anchor not in folded_query:
-            continue
-        found = _regex(template.pattern).search(folded_query)
-        if found is None:
-            continue
-        if starts is None:
-            starts = message_starts(folded_query)
-        if only_reordered(_message_at(folded_query, starts, found.start())):
-            rows.add(template.entry)
-    return frozenset(rows)
 
 
 _SIZES = r"\[([0-9, ]*)\]"  # a shape, `[]` (a scalar's) included

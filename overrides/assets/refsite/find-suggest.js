@@ -9,7 +9,7 @@ import { LONG_TEXT, yieldToInput } from "./find-idle.js";
 import { inWords } from "./find-paste.js";
 import { loadPasteRules } from "./find-rules-data.js";
 import { RULES_FAILED } from "./find-status.js";
-import { MATCH, NONE, WEAK, bestFit, loadContextData, loadContextReader, loadRules, reorderedRows, verdictFor } from "./find-verdict.js";
+import { MATCH, NONE, WEAK, bestFit, loadContextData, loadContextReader, loadRules, verdictFor } from "./find-verdict.js";
 
 const LABEL_LENGTH = 140;
 
@@ -91,14 +91,15 @@ export class Suggestions {
     this.deciding = false;
     const shown = context ?? readContext(query);
     this.why = shown.why ?? new Map(); // why a row its words fit is only suggested
-    const fit = bestFit(templates, foldQuery(query), this.patterns, shown);
+    const reordered = new Set(); // rows passed over for sizes only reordered: said under their suggestion
+    const fit = bestFit(templates, foldQuery(query), this.patterns, shown, reordered);
     const onPage = (id) => document.getElementById(id);
     this.fit = fit && onPage(fit.entry) ? fit : null;
     if (!this.fit && !await stillWanted()) return;
     this.ranked = this.fit ? [] : ranking.rank(ranker, query, this.entryOrder).filter(({ id }) => onPage(id));
     if (this.ranked.length) { // as lookup.why_only_suggested: the context's reason first
       this.why = new Map(this.why);
-      for (const row of reorderedRows(templates, foldQuery(query), this.patterns)) {
+      for (const row of reordered) {
         if (!this.why.has(row)) this.why.set(row, notSaidBecause.reordered);
       }
     }

@@ -89,9 +89,10 @@ export function messageStarts(foldedQuery, patterns) {
  * matters last); within one message the most specific, then the one ending last. Ties keep page
  * order. A partial template (a head or tail) counts only when no whole one fits and it is the
  * only row's to fit. `context` (loadContextReader): the rows in `skip` are not tried; a template
- * that needs a call counts only for the rows in `called`.
+ * that needs a call counts only for the rows in `called`. `reordered`, a Set if given, is told
+ * the rows passed over because the message their template fits holds its sizes only reordered.
  */
-export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), called = new Set() } = {}) {
+export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), called = new Set() } = {}, reordered = null) {
   let best = null;
   const partial = new Map(); // entry -> its best partial fit
   let starts = null;
@@ -112,7 +113,10 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
     // `not_with`: from the start of the message the match is in (a partial may begin after it).
     const since = message ? starts[message - 1] : 0;
     if (shownOtherwise(template, foldedQuery, since)) continue;
-    if (template.sizes_differ && onlyReordered(messageAt(foldedQuery, starts, found.index))) continue;
+    if (template.sizes_differ && onlyReordered(messageAt(foldedQuery, starts, found.index))) {
+      reordered?.add(template.entry);
+      continue;
+    }
     const fit = {
       entry: template.entry,
       message,
@@ -177,24 +181,6 @@ function messageAt(foldedQuery, starts, at) {
   const since = starts.filter((start) => start <= at).pop() ?? 0;
   const end = starts.find((start) => start > at) ?? foldedQuery.length;
   return foldedQuery.slice(since, end);
-}
-
-/**
- * The rows whose message the folded query holds (a `sizes_differ` template fits it) with only
- * its sizes reordered (rule.reordered_rows): bestFit passes their templates over, and a
- * suggestion of them says why.
- */
-export function reorderedRows(templates, foldedQuery, patterns) {
-  const rows = new Set();
-  let starts = null;
-  for (const template of templates) {
-    if (!template.sizes_differ || rows.has(template.entry) || !foldedQuery.includes(template.anchor)) continue;
-    const found = regexOf(template).exec(foldedQuery);
-    if (!found) continue;
-    starts ??= messageStarts(foldedQuery, patterns);
-    if (onlyReordered(messageAt(foldedQuery, starts, found.index))) rows.add(template.entry);
-  }
-  return rows;
 }
 
 const SIZES = /\[([0-9, ]*)\]/g; // a shape, `[]` (a scalar's) included
