@@ -54,14 +54,25 @@ def test_json_has_exactly_the_documented_shape(tmp_path):
     assert answer["verdict"] == "match" and answer["others"] == 0 and answer["message_missing"] is False
     assert answer["said_by"] is None and answer["described"] is False  # the row's own text, numbers aside
     first = answer["results"][0]
-    assert set(first) == {"id", "page", "fragment", "cause", "chapters", "url"}
+    assert set(first) == {"id", "page", "fragment", "cause", "chapters", "url", "why"}
     assert first == {
         "id": "matmul-shapes", "page": "pytorch/appendix-a",
         "fragment": "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)",
         "cause": first["cause"], "chapters": ["01"],
         "url": (tmp_path.resolve() / "pytorch/appendix-a.html").as_uri() + "#matmul-shapes",
+        "why": None,
     }
     assert "`4 != 5`" in first["cause"]
+
+
+def test_json_says_why_a_row_is_only_suggested_as_the_text_does():
+    """`No module named 'cv2'` alone: the row about a checkpoint's module is suggested, and the
+    JSON carries the reason the text answer prints under it."""
+    status, out, _ = run(["--json"], b"ModuleNotFoundError: No module named 'cv2'")
+    row = next(row for row in json.loads(out)["results"] if row["id"] == "load-module-not-found")
+    assert status == 1 and "torch.load" in row["why"]
+    _, text, _ = run([], b"ModuleNotFoundError: No module named 'cv2'")
+    assert "".join(row["why"].split()) in "".join(text.split())  # the text wraps it over lines
 
 
 def test_a_match_says_whether_it_fit_another_releases_wording_or_a_description():

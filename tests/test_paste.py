@@ -59,8 +59,8 @@ def test_an_empty_or_frames_only_paste_has_no_error():
     assert reduce_paste("") == []
     frames = 'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n    f()'
     assert reduce_paste(frames) == []
-    assert Lookup.installed()("   \n ") == ("none", None, (), "", 0, False, None)
-    assert Lookup.installed()(frames) == ("none", None, (), "", 0, True, None)  # says the message is missing
+    assert Lookup.installed()("   \n ") == ("none", None, (), "", 0, False, None, frozenset())
+    assert Lookup.installed()(frames) == ("none", None, (), "", 0, True, None, frozenset())  # says the message is missing
 
 
 def test_a_cut_traceback_whose_last_words_the_page_explains_is_answered_not_told_it_is_cut():
@@ -154,6 +154,7 @@ def test_a_query_too_long_to_show_is_shown_cut_and_answered_whole(page, site_url
     shown = page.input_value(INPUT)
     assert shown.endswith("…") and answer.query.startswith(shown[:-1]) and len(shown) <= 10_001
     assert page.get_attribute("[data-find]", "data-find-verdict") == "match"
+    assert f"框里只显示开头，查的是全文（{len(answer.query)} 字）" in status(page)  # and says so
     page.press(INPUT, "Enter")
     page.wait_for_selector('[data-entry][aria-current="true"]')
     assert current_entries(page)[0] == "missing-keys"
@@ -204,3 +205,39 @@ def test_a_key_typed_while_a_long_paste_is_read_is_kept_and_the_paste_goes_to_th
     shown = page.input_value(INPUT)
     assert shown == "x" + Lookup.installed()(text).query[:10_000] + "…", shown[:80]
     page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")
+
+
+# Queued from the paste event at input's priority, so that it runs while a long paste is read
+# (Playwright sends a real key only once the paste's answer is done).
+DURING_THE_READING = """(key) => {
+    const box = document.querySelector('[data-find-input]');
+    const press = () => box.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    window.addEventListener('paste', () => scheduler.postTask(press, { priority: 'user-blocking' }), { capture: true, once: true });
+}"""
+# Resolves once the page has no task left: a paste being read has landed or been dropped.
+IDLE = "() => new Promise((done) => requestIdleCallback(() => requestIdleCallback(done)))"
+
+
+@pytest.mark.browser
+def test_escape_while_a_long_paste_is_read_drops_it_and_a_second_paste_replaces_it(page, site_url):
+    keys = ", ".join(f'"layer{i}.conv.weight"' for i in range(40_000))
+    text = f"RuntimeError: Error(s) in loading state_dict for Net:\n\tMissing key(s) in state_dict: {keys}."
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    page.evaluate(DURING_THE_READING, "Escape")
+    paste(page, text)
+    page.evaluate(IDLE)
+    assert page.input_value(INPUT) == "" and not page.get_attribute("[data-find]", "data-find-verdict")
+    # Two pastes in a row: the box holds the second's answer, not both cut copies run together.
+    page.evaluate("""(text) => {
+        const box = document.querySelector('[data-find-input]');
+        const pasteOf = (content) => { const data = new DataTransfer(); data.setData('text/plain', content);
+            return new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }); };
+        box.focus();
+        box.dispatchEvent(pasteOf(text));
+        box.dispatchEvent(pasteOf('RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)'));
+    }""", text)
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict")
+    page.evaluate(IDLE)
+    assert page.input_value(INPUT) == "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
+    assert page.get_attribute("[data-find]", "data-find-verdict") == "match"

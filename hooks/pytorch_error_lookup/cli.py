@@ -133,7 +133,7 @@ def entry_url(base: str | None, page_url: str, entry_id: str) -> str:
     return urljoin(base if base.endswith("/") else base + "/", relative) if base else relative
 
 
-def as_json(answer: Answer, base: str | None) -> dict:
+def as_json(answer: Answer, base: str | None, text: str) -> dict:
     return {
         "verdict": answer.verdict,
         "others": answer.others,  # other errors the input held (two ranks, two runs)
@@ -145,7 +145,9 @@ def as_json(answer: Answer, base: str | None) -> dict:
         "results": [
             {"id": entry["id"], "page": answer.page.key, "fragment": entry["fragment"], "cause": entry["cause"],
              "chapters": [chapter["id"] for chapter in entry["chapters"]],
-             "url": entry_url(base, answer.page.url, entry["id"]) if base else None}
+             "url": entry_url(base, answer.page.url, entry["id"]) if base else None,
+             # Why a row whose words fit is only suggested, as the text output says under it.
+             "why": why_only_suggested(answer, entry, text)}
             for entry in answer.entries
         ],
     }
@@ -314,7 +316,7 @@ def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None)
         else:
             answer = lookup(text)
             if arguments.json:
-                print(json.dumps(as_json(answer, base), ensure_ascii=False, indent=2), file=stdout)
+                print(json.dumps(as_json(answer, base, text), ensure_ascii=False, indent=2), file=stdout)
             else:
                 show_text(answer, lookup, arguments, base, text, stdout)
             status = EXIT_EXPLAINED if answer.verdict in (LITERAL, MATCH) else EXIT_NOT_EXPLAINED

@@ -243,12 +243,19 @@ function mountFind(doc) {
     return { query: errors[0].text, others, explained: false, context };
   }
 
+  // Bumped by each paste and by Escape: a long paste still being read when another paste comes,
+  // or when the reader clears the box, is dropped, not put in the box after it.
+  let pasteGeneration = 0;
+  let pasteBeingRead = false;
+
   async function onPaste(event) {
     // The box reads the paste itself: a search box drops line breaks, and a traceback, a log or
     // a chat message carries more than the error. The box gets the error, on one line.
     const pasted = event.clipboardData?.getData("text/plain") ?? "";
     if (!pasted) return;
     event.preventDefault();
+    const generation = ++pasteGeneration;
+    pasteBeingRead = true;
     const before = { value: input.value, start: input.selectionStart, end: input.selectionEnd };
     let chosen;
     try {
@@ -261,13 +268,19 @@ function mountFind(doc) {
       foldQuery(chosen.query);
       await yieldToInput();
     }
+    if (generation !== pasteGeneration) return;
+    pasteBeingRead = false;
     // The box's answer for this text reads the paste's frames. A query too long to lay out in
     // a text field at once (a megabyte of keys takes longer to show than to answer) is shown
-    // shortened; the box answers the whole of it for as long as it shows that.
+    // shortened; the box answers the whole of it for as long as it shows that, and says so.
     const shown = shownPart(chosen.query);
     lastPaste = { query: chosen.query, shown, context: chosen.context };
-    status.note = chosen.others === 0 ? ""
-      : `粘贴里共有 ${chosen.others + 1} 条报错，这里查的是${chosen.explained ? "本页能解释的第一条" : "第一条"}`;
+    status.note = [
+      chosen.others === 0 ? ""
+        : `粘贴里共有 ${chosen.others + 1} 条报错，这里查的是${chosen.explained ? "本页能解释的第一条" : "第一条"}`,
+      shown === chosen.query ? ""
+        : `框里只显示开头，查的是全文（${[...chosen.query].length} 字）；改动框里的字，就只查框里的部分`,
+    ].filter(Boolean).join(" · ");
     pasting = true;
     // A long paste is read in steps: keys typed meanwhile moved the caret, and the paste goes there.
     const [start, end] = input.value === before.value ? [before.start, before.end] : [input.selectionStart, input.selectionEnd];
@@ -286,9 +299,11 @@ function mountFind(doc) {
       }
       if (matches.count > 0) step(event.shiftKey ? -1 : 1);
       else if (input.value.trim()) suggestions.landOnFirst();
-    } else if (event.key === "Escape" && input.value) {
+    } else if (event.key === "Escape" && (input.value || pasteBeingRead)) {
       event.preventDefault();
       event.stopPropagation();
+      pasteGeneration += 1; // a paste still being read is dropped too
+      pasteBeingRead = false;
       input.value = "";
       onQueryChanged();
     }
