@@ -27,34 +27,6 @@ import { UrlSync, queryFromUrl } from "./find-url.js";
 import { Viewport } from "./find-viewport.js";
 import { mountOnEachPage } from "./progress-mount.js";
 
-// The most of a pasted query the box shows whole (a 10,000-character paste is); a longer one is
-// shown cut. A text field lays out each change between Latin and other script (Han) as a run of
-// its own, about 0.1 ms each (10,000 characters of `loss 下降 ` took 230 ms to show, the same
-// length in one script 2 ms): the box shows at most SHOWN_RUNS runs of other script.
-const SHOWN_MAX = 10_000;
-const SHOWN_RUNS = 200;
-const OTHER_SCRIPT = /[^\u0000-\u024f]+/g; // beyond Latin (and Latin Extended)
-
-/** What the box shows of `query`: all of it, or its start and `…`. */
-function shownPart(query) {
-  const head = query.slice(0, SHOWN_MAX);
-  let end = head.length;
-  let runs = 0;
-  for (const run of head.matchAll(OTHER_SCRIPT)) {
-    if (++runs === SHOWN_RUNS) {
-      end = run.index + run[0].length;
-      break;
-    }
-  }
-  return end === query.length ? query : `${cutAt(query, end)}…`;
-}
-
-/** `text`'s first `length` code units, never half of a character outside the BMP. */
-function cutAt(text, length) {
-  const code = text.charCodeAt(length - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
-}
-
 function mountFind(doc) {
   const form = doc.querySelector("[data-find]");
   if (!form) return undefined;
@@ -258,8 +230,9 @@ function mountFind(doc) {
     pasteBeingRead = true;
     const before = { value: input.value, start: input.selectionStart, end: input.selectionEnd };
     let chosen;
+    let box = null; // find-paste-shown.js: what the box shows of it and says about it
     try {
-      chosen = await pastedQuery(pasted);
+      [chosen, box] = await Promise.all([pastedQuery(pasted), import("./find-paste-shown.js")]);
     } catch (error) {
       console.warn("refsite find:", error); // the rules did not load: the paste as the box would hold it
       chosen = { query: pasted.replace(/\s+/g, " ").trim(), others: 0, explained: false, context: undefined };
@@ -273,14 +246,9 @@ function mountFind(doc) {
     // The box's answer for this text reads the paste's frames. A query too long to lay out in
     // a text field at once (a megabyte of keys takes longer to show than to answer) is shown
     // shortened; the box answers the whole of it for as long as it shows that, and says so.
-    const shown = shownPart(chosen.query);
+    const shown = box ? box.shownPart(chosen.query) : chosen.query;
     lastPaste = { query: chosen.query, shown, context: chosen.context };
-    status.note = [
-      chosen.others === 0 ? ""
-        : `粘贴里共有 ${chosen.others + 1} 条报错，这里查的是${chosen.explained ? "本页能解释的第一条" : "第一条"}`,
-      shown === chosen.query ? ""
-        : `框里只显示开头，查的是全文（${[...chosen.query].length} 字）；改动框里的字，就只查框里的部分`,
-    ].filter(Boolean).join(" · ");
+    status.note = box ? box.pasteNote(chosen, shown) : "";
     pasting = true;
     // A long paste is read in steps: keys typed meanwhile moved the caret, and the paste goes there.
     const [start, end] = input.value === before.value ? [before.start, before.end] : [input.selectionStart, input.selectionEnd];
