@@ -115,6 +115,17 @@ def test_a_trailing_ellipsis_and_its_comma_are_not_required():
     assert best_fit([template], fold('Unexpected key(s) in state_dict: "module.weight". '))
 
 
+def test_a_list_of_batchnorm_buffers_alone_is_not_a_wrappers_prefix():
+    """A wrapper's prefix is on every key; a checkpoint from torch 0.4.1+ read by 0.4.0 has only
+    BatchNorm's `num_batches_tracked` buffers unexpected, prefixed or not."""
+    template = compile_template("r", 'Unexpected key(s) in state_dict: "_orig_mod.fc1.weight", …', (),
+                                key_prefixes=["_orig_mod.", "module."])
+    buffers = 'Unexpected key(s) in state_dict: "module.bn1.num_batches_tracked", "module.bn2.num_batches_tracked".'
+    assert best_fit([template], fold(buffers)) is None
+    for keys in ('"module.bn1.weight", "module.bn1.num_batches_tracked"', '"module.bn1.num_batches_tracked", "module.fc.bias"'):
+        assert best_fit([template], fold(f"Unexpected key(s) in state_dict: {keys}."))
+
+
 def test_a_keyerrors_message_is_its_text_without_the_quotes_its_repr_put_round_it():
     template = compile_template("k", "KeyError: 'unexpected key \"module.fc.weight\" in state_dict'")
     assert best_fit([template], fold('it keeps saying "unexpected key "module.cnn.conv0.weight" in state_dict". Why?'))

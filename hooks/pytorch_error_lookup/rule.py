@@ -215,10 +215,14 @@ def _escape(text: str) -> str:
 
 def _key_list(prefixes: Sequence[str]) -> tuple[str, str, str]:
     """A slot for a list of quoted keys that all start with one of `prefixes`, and no other key
-    after them: `"module.fc.weight", "module.fc.bias"` but not `"epoch", "state_dict"`."""
+    after them: `"module.fc.weight", "module.fc.bias"` but not `"epoch", "state_dict"`. Nor a
+    list of BatchNorm's `num_batches_tracked` buffers alone: a wrapper's prefix is on every key,
+    and a checkpoint from torch 0.4.1 or later read by 0.4.0 has only those unexpected."""
     starts = "|".join(_escape(fold(prefix)) for prefix in prefixes)
     key = f'"(?:{starts})[^"]*"'
-    return ("keys", f'"(?:{"|".join(re.escape(prefix) for prefix in prefixes)})[^"]*"', f'{key}(?:, {key})*(?!, ")')
+    not_buffers_only = '(?=(?:"[^"]*", )*?"[^"]*(?<!num_batches_tracked)")'
+    return ("keys", f'"(?:{"|".join(re.escape(prefix) for prefix in prefixes)})[^"]*"',
+            f'{not_buffers_only}{key}(?:, {key})*(?!, ")')
 
 
 # A bracketed list of numbers (`[10, 360]`), taken number by number where repeats are tied.
