@@ -36,6 +36,6 @@ function cutAt(text, length) {
 export function pasteNote({ query, others, explained }, shown) {
   return [
     others === 0 ? "" : `粘贴里共有 ${others + 1} 条报错，这里查的是${explained ? "本页能解释的第一条" : "第一条"}`,
-    shown === query ? "" : `框里只显示开头，查的是全文（${[...query].length} 字）；改动框里的字，就只查框里的部分`,
+    shown === query ? "" : `框里只显示开头，查的是全文（${query.length} 字）；改动框里的字，就只查框里的部分`,
   ].filter(Boolean).join(" · ");
 }

@@ -193,9 +193,9 @@ function mountFind(doc) {
       loadPasteReader(), loadVerdict(), loadPasteRules(form.dataset.findPage)]);
     const readContext = await loadContextReader(form.dataset.findPage);
     // A long paste is read in steps, the page answering input between them (find-idle.js).
-    const step = pasted.length >= LONG_TEXT ? yieldToInput : () => undefined;
+    const pause = pasted.length >= LONG_TEXT ? yieldToInput : () => undefined;
     const errors = reducePaste(pasted, rules);
-    await step();
+    await pause();
     const others = Math.max(0, errors.length - 1);
     const missing = messageMissing(pasted, errors, rules);
     const context = readContext(pasted);
@@ -205,7 +205,7 @@ function mountFind(doc) {
     const templates = await loadRules(form.dataset.findPage);
     for (const error of errors) {
       for (const reading of error.readings) {
-        await step();
+        await pause();
         if (explainedHere(reading, templates, context, bestFit)) return { query: reading, others, explained: true, context };
       }
     }
