@@ -589,7 +589,7 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
         since = starts[message - 1] if message else 0
         if any(folded_query.find(text, since) >= 0 for text in template.not_with):
             continue
-        if template.sizes_differ and only_reordered(_message_at(folded_query, starts, found.start())):
+        if template.sizes_differ and only_reordered(folded_query[since:_message_end(folded_query, starts, found.start())]):
             if reordered is not None:
                 reordered.add(template.entry)
             continue
@@ -604,11 +604,9 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
     return best
 
 
-def _message_at(folded_query: str, starts: list[int], at: int) -> str:
-    """The whole message the place `at` is in (a head or a tail of it holds one shape or none)."""
-    since = max((start for start in starts if start <= at), default=0)
-    end = next((start for start in starts if start > at), len(folded_query))
-    return folded_query[since:end]
+def _message_end(folded_query: str, starts: list[int], at: int) -> int:
+    """Where the message the place `at` is in ends: a head or a tail of it holds one shape or none."""
+    return next((start for start in starts if start > at), len(folded_query))
 
 
 _SIZES = r"\[([0-9, ]*)\]"  # a shape, `[]` (a scalar's) included

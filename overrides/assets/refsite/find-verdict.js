@@ -113,7 +113,7 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
     // `not_with`: from the start of the message the match is in (a partial may begin after it).
     const since = message ? starts[message - 1] : 0;
     if (shownOtherwise(template, foldedQuery, since)) continue;
-    if (template.sizes_differ && onlyReordered(messageAt(foldedQuery, starts, found.index))) {
+    if (template.sizes_differ && onlyReordered(foldedQuery.slice(since, messageEnd(foldedQuery, starts, found.index)))) {
       reordered?.add(template.entry);
       continue;
     }
@@ -176,11 +176,9 @@ function shownOtherwise(template, foldedQuery, start) {
   return (template.not_with ?? []).some((text) => foldedQuery.indexOf(text, start) >= 0);
 }
 
-/** The whole message the place `at` is in (a head or a tail of it holds one shape or none). */
-function messageAt(foldedQuery, starts, at) {
-  const since = starts.filter((start) => start <= at).pop() ?? 0;
-  const end = starts.find((start) => start > at) ?? foldedQuery.length;
-  return foldedQuery.slice(since, end);
+/** Where the message the place `at` is in ends: a head or a tail of it holds one shape or none. */
+function messageEnd(foldedQuery, starts, at) {
+  return starts.find((start) => start > at) ?? foldedQuery.length;
 }
 
 const SIZES = /\[([0-9, ]*)\]/g; // a shape, `[]` (a scalar's) included
