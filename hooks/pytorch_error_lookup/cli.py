@@ -37,6 +37,7 @@ MAX_INPUT_BYTES = 64 << 20
 # A file an error is kept in ends so (`error.txt`, `run.log`, `nohup.out`); `torch.cat` or
 # `model.eval` is a query. (A string, compiled by `re` only when an argument names no file.)
 FILE_SUFFIX = r"(?i)\.(?:txt|log|out|err|text|py|ipynb|json|jsonl|md|ya?ml|csv|html?)$"
+QUOTED_MAX = 120  # the most of the error answered that the note on a paste's other errors quotes
 INDENT = "   "  # what is said of a row, under its text (as wide as a suggestion's "1. ")
 EXIT_EXPLAINED, EXIT_NOT_EXPLAINED, EXIT_USAGE = 0, 1, 2
 
@@ -220,7 +221,9 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
     lines = wrap(paint(headline.format(how=how_it_fits(answer.fit)), style), width)
     if answer.others:
         which = "本页能解释的第一条" if answer.verdict in (LITERAL, MATCH) else "第一条"
-        lines += wrap(paint(f"（输入里共有 {answer.others + 1} 条报错，这里答的是{which}：{answer.query[:120]}）", "dim"), width)
+        # (Cut, it says so: `No module named 'numpy` is not the message that named `numpy._core`.)
+        quoted = answer.query if len(answer.query) <= QUOTED_MAX else answer.query[:QUOTED_MAX - 1] + "…"
+        lines += wrap(paint(f"（输入里共有 {answer.others + 1} 条报错，这里答的是{which}：{quoted}）", "dim"), width)
     for number, entry in enumerate(answer.entries, 1):
         lines.append("")
         # The row's own text hangs under its number, like everything said about it.
