@@ -54,11 +54,11 @@ def test_json_has_exactly_the_documented_shape(tmp_path):
     assert answer["verdict"] == "match" and answer["others"] == 0 and answer["message_missing"] is False
     assert answer["said_by"] is None and answer["described"] is False  # the row's own text, numbers aside
     first = answer["results"][0]
-    assert set(first) == {"id", "page", "fragment", "cause", "chapters", "url", "why"}
+    assert set(first) == {"id", "page", "fragment", "cause", "other_causes", "chapters", "url", "why"}
     assert first == {
         "id": "matmul-shapes", "page": "pytorch/appendix-a",
         "fragment": "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)",
-        "cause": first["cause"], "chapters": ["01"],
+        "cause": first["cause"], "other_causes": [], "chapters": ["01"],
         "url": (tmp_path.resolve() / "pytorch/appendix-a.html").as_uri() + "#matmul-shapes",
         "why": None,
     }

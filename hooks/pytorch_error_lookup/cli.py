@@ -145,6 +145,7 @@ def as_json(answer: Answer, base: str | None, text: str) -> dict:
         "described": bool(answer.fit and answer.fit.described),
         "results": [
             {"id": entry["id"], "page": answer.page.key, "fragment": entry["fragment"], "cause": entry["cause"],
+             "other_causes": entry.get("other_causes", []),
              "chapters": [chapter["id"] for chapter in entry["chapters"]],
              "url": entry_url(base, answer.page.url, entry["id"]) if base else None,
              # Why a row whose words fit is only suggested, as the text output says under it.
@@ -180,6 +181,21 @@ def where_to_read(base: str | None, page_url: str, entry_id: str, paint: Painter
     return together if len(together) == 1 else [indent + label, indent + command]
 
 
+OTHER_CAUSES_LABEL = "同样这句报错，也可能是："
+
+
+def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "", *,
+                      sources: bool = False) -> list[str]:
+    """The row's other causes (the same words, another mistake), as the page lists them under
+    its cause; with `sources`, each with the thread that traced it."""
+    lines = wrap(paint(OTHER_CAUSES_LABEL, "dim"), width, indent) if entry.get("other_causes") else []
+    for other in entry.get("other_causes", ()):
+        lines += wrap("· " + paint.markdown(other["cause"]), width, indent)
+        if sources:
+            lines += wrap(paint("出处：", "dim") + paint.link(other["source"]), width, indent + INDENT)
+    return lines
+
+
 def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, width: int,
                  torch: str | None = None, labels: dict[str, str] | None = None) -> list[str]:
     """One entry whole, as the page's row shows it: its text, context, cause (its ⭐ and ⚠️
@@ -193,6 +209,7 @@ def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, widt
         lines += wrap(f"（{entry['context']}）", width)
     lines.append("")
     lines += wrap(paint.markdown(entry["cause"]), width)
+    lines += other_cause_lines(entry, paint, width, sources=True)
     if entry["chapters"]:
         lines.append("")
         lines += wrap(paint("去哪读：", "dim"), width)
@@ -242,6 +259,8 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
         if why := why_only_suggested(answer, entry, text):
             lines += wrap(paint(f"⚠️ {why}", "warn"), width, INDENT)
         lines += wrap(paint.markdown(entry["cause"]), width, INDENT)
+        if answer.verdict != WEAK:  # a row said, whole; a suggestion stays short
+            lines += other_cause_lines(entry, paint, width, INDENT)
         chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])
         if chapters:
             lines += wrap(paint("去哪：", "dim") + chapters, width, INDENT)

@@ -15,7 +15,7 @@ import traceback
 
 from .inline import parse_inline
 
-from .cli import SITE_VARIABLE, entry_url
+from .cli import OTHER_CAUSES_LABEL, SITE_VARIABLE, entry_url
 from .lookup import Lookup, how_it_fits, off_context, release_remark
 from .rule import LITERAL, MATCH
 from .terminal import Painter
@@ -47,6 +47,9 @@ class Note:
         if self.entry.get("context"):
             lines.append(f"  （{self.entry['context']}）")
         lines.append(f"  {paint.markdown(self.entry['cause'])}")
+        if self.entry.get("other_causes"):
+            lines.append(f"  {OTHER_CAUSES_LABEL}")
+            lines += [f"  · {paint.markdown(other['cause'])}" for other in self.entry["other_causes"]]
         if self._chapters():
             lines.append(f"  去哪：{self._chapters()}")
         if self.release_said:
@@ -70,9 +73,18 @@ class Note:
             f"<div><code>{escape(self.entry['fragment'])}</code>"
             f"{escape('（' + self.entry['context'] + '）') if self.entry.get('context') else ''}</div>"
             f"<div>{_inline_html(self.entry['cause'])}</div>"
-            f"{chapters}<div>{self._where_html()}</div>"
+            f"{self._other_causes_html()}{chapters}<div>{self._where_html()}</div>"
             "</div>"
         )
+
+    def _other_causes_html(self) -> str:
+        """The row's other causes, each with a link to the thread that traced it."""
+        others = self.entry.get("other_causes")
+        if not others:
+            return ""
+        items = "".join(f'<li>{_inline_html(other["cause"])} <a href="{html.escape(other["source"], quote=True)}" '
+                        f'target="_blank">出处</a></li>' for other in others)
+        return f'<div>{html.escape(OTHER_CAUSES_LABEL)}<ul style="margin:2px 0">{items}</ul></div>'
 
     def _where_html(self) -> str:
         if self.url:

@@ -102,6 +102,9 @@ def _page_data(site_page, renderer: Renderer) -> dict:
                 # What a paste must show to be this row's (`torch.load`): its message alone is not.
                 "only_if_shown": list(getattr(entry, "only_if_shown", ())),
                 "cause": cause,  # inline Markdown: the terminal shows code spans as `code`
+                # Other mistakes that print the same words, each with the thread that traced it.
+                "other_causes": [{"cause": other.cause, "source": other.source}
+                                 for other in getattr(entry, "other_causes", ())],
                 "chapters": [{"id": chapter, "title": book.chapter(chapter).title}
                              for chapter in getattr(entry, "chapters", ())],
                 # How the row's text came out on each torch release run (the release matrix).

@@ -235,6 +235,13 @@ _CALLABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 @dataclass(frozen=True)
+class OtherCause:
+    """Another mistake that prints a row's words, as a public thread traced it (`source`)."""
+    cause: str  # inline Markdown, as the row's own cause
+    source: str
+
+
+@dataclass(frozen=True)
 class ErrorEntry:
     id: str
     fragment: str
@@ -259,6 +266,8 @@ class ErrorEntry:
     # Code or words one of which a paste must show for the row to be said (`torch.load`): its
     # message alone is any such error's (pytorch_error_lookup.lookup.lacks_own_context).
     only_if_shown: tuple[str, ...] = ()
+    # Other mistakes that print the same words: the row explains them too, under its cause.
+    other_causes: tuple[OtherCause, ...] = ()
     reproducer: Reproducer | None = None
     verification: Verification | None = None  # the reference run (verification.yml)
     releases: ReleaseRuns = ReleaseRuns()  # the row across the release matrix
@@ -479,6 +488,8 @@ def _row(kind: str, raw: dict, checks: Checks | None):
                    "said_as"):
         if listed in values:
             values[listed] = tuple(values[listed])
+    if "other_causes" in values:
+        values["other_causes"] = tuple(OtherCause(**other) for other in values["other_causes"])
     if checks is not None and kind != "not-covered":
         values.update(checks.of_row(raw["id"]))
     return row_type(**values)
