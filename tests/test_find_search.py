@@ -65,6 +65,8 @@ LITERAL_QUERIES = [
     ("图默认用完就扔", "backward-twice"),
     ("莫名其妙比训练时差", "forgot-eval"),
     ("为什么没收", None),  # a column header is not searchable text: no match, no entry
+    ("broadcast_buffers", "modified-by-inplace"),  # in a row's other cause
+    ("同样这句报错，也可能是", None),  # the label over a row's other causes is not searchable either
 ]
 
 

@@ -146,6 +146,23 @@ def test_explain_prints_the_whole_entry():
     assert as_json["id"] == "matmul-dtype" and as_json["releases"]
 
 
+def test_a_rows_other_causes_are_said_with_it_and_explain_gives_their_threads(monkeypatch):
+    """The same words from another mistake (a loss class built with the tensors): the answer
+    says the row's other causes under its own; --explain adds the thread of each; --json carries them."""
+    monkeypatch.setenv("COLUMNS", "200")  # each on one line
+    pasted = "RuntimeError: Boolean value of Tensor with more than one value is ambiguous"
+    status, out, _ = run([], pasted.encode())
+    assert status == 0
+    cause_at, others_at = out.index("`.any()`"), out.index("同样这句报错，也可能是：")
+    assert cause_at < others_at and "· 把张量传给了类的构造函数：`nn.CrossEntropyLoss(out, y)`" in out[others_at:]
+    assert "https://github.com/nikhilroxtomar/DDANet/issues/1" not in out  # the thread: with --explain
+    status, out, _ = run(["--explain", "bool-ambiguous"])
+    assert status == 0 and "出处：https://github.com/nikhilroxtomar/DDANet/issues/1" in out
+    [other] = json.loads(run(["--json"], pasted.encode())[1])["results"][0]["other_causes"]
+    assert other["source"] == "https://github.com/nikhilroxtomar/DDANet/issues/1"
+    assert other["cause"].startswith("把张量传给了类的构造函数")
+
+
 def test_explain_an_unknown_id_suggests_close_ones():
     status, out, err = run(["--explain", "matmul-shape"])
     assert status == 2 and out == "" and "matmul-shapes" in err

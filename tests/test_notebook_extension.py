@@ -41,7 +41,7 @@ def test_a_covered_error_gets_the_note_after_its_whole_traceback():
     note = out.index("附录A · 报错反查表")
     assert note > traceback_end
     assert "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)" in out[note:]
-    assert "01 张量" in out[note:] and "全文：!pytorch-error-lookup --explain matmul-shapes" in out[note:]  # no site known, as a cell runs it
+    assert "01 张量" in out[note:] and "全文：%run -m pytorch_error_lookup -- --explain matmul-shapes" in out[note:]  # no site known, as a cell runs it
     import torch
 
     assert f"torch {torch.__version__.split('+')[0]} 上实跑：逐字一致" in out[note:]  # the reader's own torch
@@ -55,6 +55,20 @@ def test_an_unrelated_error_gets_no_note():
     assert "KeyError: 0" in out and "AssertionError" in out and "ValueError: nan" in out
     assert "No module named 'not_installed_package'" in out  # an import, not the torch.load row's case
     assert "附录A" not in out
+
+
+def test_the_notes_command_runs_in_the_kernels_own_python_with_no_command_on_path(tmp_path):
+    """The note's `%run -m …` shows the entry whole from the package the kernel imports, with
+    a PATH that holds no `pytorch-error-lookup` (a kernel whose environment is not activated)."""
+    answer = Lookup.installed()("RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x4)")
+    command = Note(answer, None).explain
+    environment = {**os.environ, "PYTHONPATH": str(HOOKS), "COLUMNS": "120", "PATH": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "IPython", "--simple-prompt", "--colors=NoColor", "--no-banner",
+                           "--HistoryManager.enabled=False"], input=f"{command}\nexit\n", text=True,
+                          capture_output=True, env=environment, timeout=300)
+    out = done.stdout + done.stderr
+    assert "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)" in out and "去哪读：" in out
+    assert "Error" not in out and "Traceback" not in out
 
 
 def test_unload_puts_back_the_handler_that_was_there():
@@ -92,7 +106,17 @@ def test_in_jupyter_the_note_is_html_with_a_clickable_link(monkeypatch):
     assert "<code>mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)</code>" in html
     assert "<code>4 != 5</code>" in html and "<script" not in html
     unpublished = Note(answer, None)._repr_html_()
-    assert "<code>!pytorch-error-lookup --explain matmul-shapes</code>" in unpublished and "href" not in unpublished
+    assert "<code>%run -m pytorch_error_lookup -- --explain matmul-shapes</code>" in unpublished and "href" not in unpublished
+
+
+def test_the_note_says_the_rows_other_causes_the_html_with_their_threads():
+    answer = Lookup.installed()("RuntimeError: Boolean value of Tensor with more than one value is ambiguous")
+    note = Note(answer, None)
+    text = note.text()
+    assert text.index("`.any()`") < text.index("同样这句报错，也可能是：") < text.index("· 把张量传给了类的构造函数")
+    html = note._repr_html_()
+    assert "<code>nn.CrossEntropyLoss(out, y)</code>" in html
+    assert '<a href="https://github.com/nikhilroxtomar/DDANet/issues/1" target="_blank">出处</a>' in html
 
 
 def test_an_older_releases_wording_is_named_as_the_raised_error_not_a_paste():

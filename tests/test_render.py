@@ -104,6 +104,38 @@ def test_hostile_text_is_text(tmp_path):
     assert "<code>__init__</code>" in row
 
 
+def test_other_causes_sit_under_the_cause_searchable_and_each_links_its_thread(tmp_path):
+    """A row's other causes: under its own, each cause's text searchable (data-find-text) and its
+    thread a plain link outside it; hostile text in one is text. A row with none keeps one cell."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    page_file = data / "pytorch" / "appendix-a.yml"
+    text = page_file.read_text(encoding="utf-8")
+    old = "          - id: inference-tensor-saved\n"
+    assert old in text
+    page_file.write_text(text.replace(old, old + "            other_causes:\n"
+                                      f"              - cause: {yaml_string(HOSTILE_CAUSE)}\n"
+                                      "                source: https://example.org/t/1?a=1&b=2\n"), encoding="utf-8")
+    page_html = render_all(data)["pytorch/appendix-a.md"].html
+
+    def row(entry_id):
+        found = page_html[page_html.index(f'id="{entry_id}"'):]
+        return found[: found.index("</tr>")]
+
+    hostile = row("inference-tensor-saved")
+    assert "<script>" not in hostile and "<img" not in hostile
+    [other] = re.findall(r'<li><span data-find-text>(.*?)</span> <a class="rs-other-causes__source" href="([^"]*)">出处</a></li>',
+                         hostile)
+    assert "{{ 7*7 }}" in html.unescape(other[0]) and "<code>__init__</code>" in other[0]
+    assert html.unescape(other[1]) == "https://example.org/t/1?a=1&b=2"
+
+    listed = row("empty-parameter-list")
+    assert listed.count('class="rs-other-causes__source"') == 2
+    assert 'href="https://github.com/dmlc/dgl/issues/2571"' in listed
+    assert '<td data-label="常见原因"><span data-find-text>' in listed  # the labels and links are not searched
+    assert '<td data-label="常见原因" data-find-text>' in row("grad-scalar-only")
+
+
 def test_chapter_page_links_back_to_each_citing_row(rendered):
     chapter = rendered["pytorch/07.md"].html
     assert 'href="pytorch/appendix-a.html#batchnorm-single"' in chapter

@@ -232,3 +232,16 @@ def test_keywords_an_editor_checks_are_checked_by_the_build_too(data):
     line, written = verification_date_line(data)
     edit(data, "pytorch/verification.yml", written, "date: 'yesterday'")
     assert problems(data) == [f"data/pytorch/verification.yml:{line}: field 'date': 'yesterday' is not a 'date'"]
+
+
+def test_an_other_cause_needs_its_thread_and_a_public_address(data):
+    """A row's other cause without the thread that traced it, or with an address that is not a
+    public one, stops the build naming the row and the field."""
+    line = edit(data, APPENDIX, "                source: https://github.com/dmlc/dgl/issues/2571\n", "")
+    bad = edit(data, APPENDIX, "source: https://github.com/ksanjeevan/crnn-audio-classification/issues/3",
+               "source: see the forum thread")
+    messages = problems(data)
+    assert any(m.startswith(f"data/{APPENDIX}:{line - 1}: entry 'empty-parameter-list': field 'source': is required")
+               for m in messages), messages
+    assert any(m.startswith(f"data/{APPENDIX}:{bad}: entry 'empty-parameter-list': field 'source': "
+                            "'see the forum thread' is not allowed here") for m in messages), messages

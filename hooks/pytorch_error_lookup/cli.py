@@ -182,6 +182,7 @@ def where_to_read(base: str | None, page_url: str, entry_id: str, paint: Painter
 
 
 OTHER_CAUSES_LABEL = "同样这句报错，也可能是："
+BULLET_INDENT = "  "  # as wide as "· "
 
 
 def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "", *,
@@ -190,9 +191,11 @@ def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "",
     its cause; with `sources`, each with the thread that traced it."""
     lines = wrap(paint(OTHER_CAUSES_LABEL, "dim"), width, indent) if entry.get("other_causes") else []
     for other in entry.get("other_causes", ()):
-        lines += wrap("· " + paint.markdown(other["cause"]), width, indent)
+        said = wrap(paint.markdown(other["cause"]), width, indent + BULLET_INDENT)  # hangs under its bullet
+        said[0] = indent + "· " + said[0][len(indent + BULLET_INDENT):]
+        lines += said
         if sources:
-            lines += wrap(paint("出处：", "dim") + paint.link(other["source"]), width, indent + INDENT)
+            lines += wrap(paint("出处：", "dim") + paint.link(other["source"]), width, indent + BULLET_INDENT)
     return lines
 
 

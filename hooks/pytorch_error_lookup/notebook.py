@@ -29,9 +29,11 @@ class Note:
     def __init__(self, answer, base: str | None, release_said: str | None = None):
         self.answer = answer
         self.entry = answer.entries[0]
-        # With no site known, the command that shows the entry whole, as a cell runs it.
+        # With no site known, the command that shows the entry whole, as a cell runs it: with
+        # the kernel's own Python (`%run -m`), not whichever `pytorch-error-lookup` is first on
+        # PATH, which a kernel whose environment is not activated does not have.
         self.url = entry_url(base, answer.page.url, self.entry["id"]) if base else None
-        self.explain = f"!pytorch-error-lookup --explain {self.entry['id']}"
+        self.explain = f"%run -m pytorch_error_lookup -- --explain {self.entry['id']}"
         self.release_said = release_said  # was the row's text seen on the reader's torch
 
     def _chapters(self) -> str:
