@@ -59,6 +59,16 @@ def test_yaml_syntax_error_without_a_construct_names_where_it_was_noticed(data):
         f"data/{APPENDIX}:{line}: is not valid YAML: mapping values are not allowed in this context (line {line}, column 14)"]
 
 
+def test_a_quote_left_open_is_named_on_its_own_line(data):
+    """PyYAML reads an unclosed quote on into the next lines and notices lines later: the
+    message names the line that opened it, and says so."""
+    line = edit(data, APPENDIX, 'cause: "`.item()` / `float()` 只能用在单元素张量上"',
+                'cause: "`.item()` / `float()` 只能用在单元素张量上')
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: is not valid YAML: "), message
+    assert message.endswith(f": the quote opened on line {line} is not closed on that line"), message
+
+
 def test_an_unreadable_reproducers_file_is_one_problem_not_one_per_recorded_run(data):
     """The runs' results name variants of reproducers.yml; with that file unreadable, only its
     own problem is listed, not hundreds of knock-on ones that push the cause off the screen."""

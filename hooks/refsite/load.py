@@ -7,6 +7,7 @@ this loader keeps them on the mappings and lists it builds, and reports duplicat
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,16 +112,41 @@ _LocatingLoader.add_constructor("tag:yaml.org,2002:map", _LocatingLoader.constru
 _LocatingLoader.add_constructor("tag:yaml.org,2002:seq", _LocatingLoader.construct_yaml_seq)
 
 
-def _syntax_problem(display_name: str, error: yaml.MarkedYAMLError) -> Problem:
+# A value that opens a quote (`cause: "…`, `- '…`): a quote its own line does not close is
+# read on into the next lines, and PyYAML notices only there.
+_QUOTED_VALUE = re.compile(r"""^\s*(?:-\s+)?(?:[^\s#'"][^:#]*:\s+)?(["'])(.*)$""")
+
+
+def _unclosed_quote(text: str, first: int, last: int) -> int | None:
+    """The first line from `first` to `last` (0-based) whose value opens a quote it does not
+    close on that line, 1-based; None if there is none."""
+    for number, line in enumerate(text.splitlines()[first:last + 1], first):
+        found = _QUOTED_VALUE.match(line)
+        if not found:
+            continue
+        quote, rest = found.groups()
+        # The rest of the line, escapes taken out (`\"` in "…", `''` in '…'), must close it.
+        rest = re.sub(r'\\.', "", rest) if quote == '"' else rest.replace("''", "")
+        if quote not in rest:
+            return number + 1
+    return None
+
+
+def _syntax_problem(display_name: str, error: yaml.MarkedYAMLError, text: str) -> Problem:
     """Both of PyYAML's marks: where the broken construct starts (an unclosed `[`, a quote),
-    which is where the mistake usually is, and where the parser noticed, often lines later."""
+    which is where the mistake usually is, and where the parser noticed, often lines later; and
+    a quote left open on its line between the two, where the mistake then is."""
     def at(mark) -> str:
         return f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
 
     parts = [f"{error.context}{at(error.context_mark)}"] if error.context else []
     parts.append(f"{error.problem}{at(error.problem_mark)}")
     mark = error.context_mark or error.problem_mark
-    return Problem(display_name, mark.line + 1 if mark else None, "is not valid YAML: " + ": ".join(parts))
+    line = mark.line + 1 if mark else None
+    if mark and error.problem_mark and (quote_line := _unclosed_quote(text, mark.line, error.problem_mark.line)):
+        parts.append(f"the quote opened on line {quote_line} is not closed on that line")
+        line = quote_line
+    return Problem(display_name, line, "is not valid YAML: " + ": ".join(parts))
 
 
 @dataclass(frozen=True)
@@ -141,7 +167,7 @@ def load_yaml(path: Path, display_name: str) -> tuple[LoadedFile | None, list[Pr
     try:
         data = loader.get_single_data()
     except yaml.MarkedYAMLError as error:
-        return None, [_syntax_problem(display_name, error)]
+        return None, [_syntax_problem(display_name, error, text)]
     except yaml.YAMLError as error:
         return None, [Problem(display_name, None, f"is not valid YAML: {error}")]
     finally:
