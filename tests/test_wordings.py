@@ -302,8 +302,8 @@ def test_the_chapter_page_shows_each_wording_with_the_releases_that_print_it():
     assert 'href="https://github.com/galsang/BIMPM-pytorch/issues/7"' in wild
     # A row that names what shows another cause says so, as the lookup reads it.
     modules = renderer.render(chapters["pytorch/05.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
-    empty = modules[modules.index('data-backlink="empty-parameter-list"'):]
-    assert "<code>requires_grad</code>" in empty[empty.index("data-unless-shown"):][:300]
+    missing = modules[modules.index('data-backlink="missing-attribute"'):]
+    assert "<code>@property</code>" in missing[missing.index("data-unless-shown"):][:300]
     # A row whose message any situation prints names what a paste must show to be it.
     saved = renderer.render(chapters["pytorch/10.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
     load = saved[saved.index('data-backlink="load-module-not-found"'):]
