@@ -354,6 +354,21 @@ def test_a_half_precision_side_of_a_matmul_is_not_float64_data():
     assert (answer.verdict, answer.ids[:1]) == ("match", ("matmul-dtype",))
 
 
+def test_a_missing_module_attribute_is_the_wrapper_readers_expected():
+    """Real pastes (tune part): code written for a DataParallel / DDP model (`model.module`) run
+    on a model not wrapped: `'…' object has no attribute 'module'` is the row, one of its other
+    causes. A class named `module` is still Python's module type, not the reader's model."""
+    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    for source in ("https://github.com/huawei-noah/VanillaNet/issues/38",
+                   "https://github.com/VisionRush/DeepFakeDefenders/issues/13"):
+        answer = LOOKUP(pastes[source])
+        assert (answer.verdict, answer.ids[:1]) == ("match", ("missing-attribute",)), (source, answer)
+    assert any("`module`" in other.cause for other in next(row for row in ERROR_ROWS
+                                                           if row.id == "missing-attribute").other_causes)
+    answer = LOOKUP("AttributeError: 'module' object has no attribute 'fc3'")
+    assert answer.verdict not in ("literal", "match"), answer
+
+
 def test_a_size_mismatch_whose_shapes_are_only_reordered_is_not_said_to_be_the_row():
     """A real paste (tune part): spconv changed its weight layout, so the checkpoint's shape is
     the model's in another order; no hyperparameter changed. Nor is GPT-2's Conv1D weight, read

@@ -128,7 +128,10 @@ _BUILT_IN_TYPES = ("nonetype", "str", "int", "float", "bool", "list", "dict", "t
                    "dataparallel", "distributeddataparallel", "optimizedmodule")
 # Nor a private one (`'_idat' object has no attribute 'fileno'` is inside a library).
 _NOT_BUILT_IN = f"(?!(?:{'|'.join(re.escape(name) for name in _BUILT_IN_TYPES)})')(?!_)"
-QUOTED_NAME = f"'{_NOT_BUILT_IN}[a-z0-9_.]+'"
+# A name of the reader's own that is not a class (an attribute, a parameter): `'module'` there is
+# no type but the attribute a DataParallel / DDP wrapper adds (`model.module`), which readers miss.
+_NOT_BUILT_IN_NAME = f"(?!(?:{'|'.join(re.escape(name) for name in _BUILT_IN_TYPES if name != 'module')})')(?!_)"
+QUOTED_NAME = f"'{_NOT_BUILT_IN_NAME}[a-z0-9_.]+'"
 # A class of the reader's own, as Python names it in `'Linear' object has no attribute`: a class
 # written in Python prints its bare name; a dotted one is a C type (`'collections.OrderedDict'`,
 # `'torch.Size'`: a state_dict or a size, never the reader's module).
