@@ -126,6 +126,25 @@ def test_a_list_of_batchnorm_buffers_alone_is_not_a_wrappers_prefix():
         assert best_fit([template], fold(f"Unexpected key(s) in state_dict: {keys}."))
 
 
+def test_a_key_list_cut_inside_its_last_key_keeps_the_prefix_rule():
+    """A paste cut inside its last key (a stored excerpt's end): that key, as far as it goes,
+    carries the prefix or begins it, and nothing follows it; a key without it still declines."""
+    template = compile_template("r", 'Unexpected key(s) in state_dict: "_orig_mod.fc1.weight", …', (),
+                                key_prefixes=["_orig_mod.", "module."])
+    listed = 'Unexpected key(s) in state_dict: "module.conv1.weight", "module.bn1.bias", '
+    for cut in ('"mo', '"module.bn1.running_m', '"', '"_orig'):
+        assert best_fit([template], fold(listed + cut)), cut
+    for cut in ('"fc.we', '"modx', '"mo" and more text', '"bn1.bias", "mo'):
+        assert best_fit([template], fold(listed + cut)) is None, cut
+    # The real paste (tune part) that showed it: every unexpected key cut short carries `module.`.
+    import real_pastes
+
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                 if paste["source"] == "https://github.com/BobLiu20/YOLOv3_PyTorch/issues/4")
+    answer = Lookup.installed()(paste)
+    assert (answer.verdict, answer.ids[:1]) == ("match", ("unexpected-keys-prefix",))
+
+
 def test_a_keyerrors_message_is_its_text_without_the_quotes_its_repr_put_round_it():
     template = compile_template("k", "KeyError: 'unexpected key \"module.fc.weight\" in state_dict'")
     assert best_fit([template], fold('it keeps saying "unexpected key "module.cnn.conv0.weight" in state_dict". Why?'))

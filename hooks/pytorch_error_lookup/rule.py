@@ -223,9 +223,13 @@ def _key_list(prefixes: Sequence[str]) -> tuple[str, str, str]:
     and a checkpoint from torch 0.4.1 or later read by 0.4.0 has only those unexpected."""
     starts = "|".join(_escape(fold(prefix)) for prefix in prefixes)
     key = f'"(?:{starts})[^"]*"'
+    # A paste cut inside its last key (`…", "mo`, a stored excerpt's end): that key, as far as
+    # it goes, carries the prefix or begins it; nothing may follow it.
+    begun = "|".join(_escape(fold(prefix[:length])) for prefix in prefixes for length in range(len(prefix)))
+    cut = f'"(?:(?:{starts})[^"]*|{begun})$'
     not_buffers_only = '(?=(?:"[^"]*", )*?"[^"]*(?<!num_batches_tracked)")'
     return ("keys", f'"(?:{"|".join(re.escape(prefix) for prefix in prefixes)})[^"]*"',
-            f'{not_buffers_only}{key}(?:, {key})*(?!, ")')
+            f'{not_buffers_only}{key}(?:, {key})*(?:, {cut})?(?!, ")')
 
 
 # A bracketed list of numbers (`[10, 360]`), taken number by number where repeats are tied.
