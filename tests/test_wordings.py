@@ -327,7 +327,7 @@ UNLESS = {row.id: row.unless_shown for row in ERROR_ROWS if row.unless_shown}
 @pytest.mark.parametrize("row_id", sorted(UNLESS))
 def test_a_paste_showing_another_cause_is_not_said_to_be_the_row(row_id):
     """A paste the row's template fits is `match`; the same paste saying what shows another
-    cause (`requires_grad`: the parameters were frozen and filtered out) is only suggested."""
+    cause (`Half`: a half-precision model, not float64 data) is only suggested."""
     row = next(row for row in ERROR_ROWS if row.id == row_id)
     own = f" from {row.only_if_shown[0]}" if row.only_if_shown else ""  # what the row's own case shows
     asked = f"After loading the model{own} I get {row.fragment} here, how to fix?"

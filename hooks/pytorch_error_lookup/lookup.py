@@ -112,7 +112,7 @@ def shows_call(entry: dict, text: str) -> bool:
 
 def shows_other_cause(entry: dict, text: str) -> bool:
     """Whether `text` shows a situation the row's cause does not explain (its `unless_shown`:
-    `requires_grad` where an empty parameter list came from frozen parameters), anywhere in it:
+    `Half` where mismatched matmul dtypes come from a half-precision model), anywhere in it:
     a frame's code line or the reader's own words. Plain text, as written."""
     return any(shown in text for shown in entry.get("unless_shown") or ())
 

@@ -97,7 +97,7 @@ def _page_data(site_page, renderer: Renderer) -> dict:
                 # The calls its mistake is made through: a paste showing one is this row's even
                 # in words another situation prints too.
                 "called_through": list(getattr(entry, "called_through", ())),
-                # What shows another cause (`requires_grad`): a paste showing it is not this row's.
+                # What shows another cause (`Half`): a paste showing it is not this row's.
                 "unless_shown": list(getattr(entry, "unless_shown", ())),
                 # What a paste must show to be this row's (`torch.load`): its message alone is not.
                 "only_if_shown": list(getattr(entry, "only_if_shown", ())),

@@ -260,7 +260,7 @@ class ErrorEntry:
     # The calls its mistake is made through (`F.linear`, `@`): a wording another situation prints
     # too (a near miss's) is this row's when the paste shows one of them.
     called_through: tuple[str, ...] = ()
-    # Code or words that show another cause (`requires_grad`: frozen parameters filtered out):
+    # Code or words that show another cause (`Half`: a half-precision model, not float64 data):
     # a paste showing one is not this row's (pytorch_error_lookup.lookup.shows_other_cause).
     unless_shown: tuple[str, ...] = ()
     # Code or words one of which a paste must show for the row to be said (`torch.load`): its
