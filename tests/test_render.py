@@ -130,7 +130,8 @@ def test_other_causes_sit_under_the_cause_searchable_and_each_links_its_thread(t
     assert html.unescape(other[1]) == "https://example.org/t/1?a=1&b=2"
 
     listed = row("empty-parameter-list")
-    assert listed.count('class="rs-other-causes__source"') == 2
+    entry = next(e for e in load_site(data).book("pytorch").pages[0].rows("errors") if e.id == "empty-parameter-list")
+    assert listed.count('class="rs-other-causes__source"') == len(entry.other_causes) >= 2
     assert 'href="https://github.com/dmlc/dgl/issues/2571"' in listed
     assert '<td data-label="常见原因"><span data-find-text>' in listed  # the labels and links are not searched
     assert '<td data-label="常见原因" data-find-text>' in row("grad-scalar-only")
