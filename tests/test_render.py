@@ -12,6 +12,7 @@ import yaml
 
 from refsite.render import Renderer
 from refsite.sitemap import site_pages
+from pytorch_error_lookup.lookup import OTHER_CAUSES_LABEL
 from refsite.pipeline import load_site
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -133,8 +134,11 @@ def test_other_causes_sit_under_the_cause_searchable_and_each_links_its_thread(t
     entry = next(e for e in load_site(data).book("pytorch").pages[0].rows("errors") if e.id == "empty-parameter-list")
     assert listed.count('class="rs-other-causes__source"') == len(entry.other_causes) >= 2
     assert 'href="https://github.com/dmlc/dgl/issues/2571"' in listed
-    assert '<td data-label="常见原因"><span data-find-text>' in listed  # the labels and links are not searched
-    assert '<td data-label="常见原因" data-find-text>' in row("grad-scalar-only")
+    # The cause, as every row's, is searchable; the label (the terminal's words) and links are not.
+    assert '<td data-label="常见原因"><span data-find-text>' in listed
+    assert f'<p class="rs-other-causes__label">{OTHER_CAUSES_LABEL}</p>' in listed
+    assert '<td data-label="常见原因"><span data-find-text>' in row("grad-scalar-only")
+    assert "rs-other-causes" not in row("grad-scalar-only")
 
 
 def test_chapter_page_links_back_to_each_citing_row(rendered):

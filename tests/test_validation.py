@@ -69,6 +69,17 @@ def test_a_quote_left_open_is_named_on_its_own_line(data):
     assert message.endswith(f": the quote opened on line {line} is not closed on that line"), message
 
 
+def test_a_quoted_value_over_several_lines_is_not_blamed_for_a_mistake_after_it(data):
+    """A quoted value may run over lines (the verifier's files have many): a mistake after it
+    is placed as PyYAML places it, never on that quote."""
+    edit(data, APPENDIX, 'cause: "`.item()` / `float()` 只能用在单元素张量上"',
+         'cause: "`.item()` / `float()`\n              只能用在单元素张量上"')
+    load_site(data)  # valid as it is
+    edit(data, APPENDIX, '只能用在单元素张量上"\n            chapters: ["01"]', '只能用在单元素张量上"\n           chapters: ["01"]')
+    [message] = problems(data)
+    assert "quote" not in message, message
+
+
 def test_an_unreadable_reproducers_file_is_one_problem_not_one_per_recorded_run(data):
     """The runs' results name variants of reproducers.yml; with that file unreadable, only its
     own problem is listed, not hundreds of knock-on ones that push the cause off the screen."""

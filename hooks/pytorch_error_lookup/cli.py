@@ -26,7 +26,7 @@ import re
 import sys
 from collections import namedtuple
 
-from .lookup import Answer, Lookup, Page, how_it_fits, release_line, release_numbers, release_remark, why_only_suggested
+from .lookup import OTHER_CAUSES_LABEL, Answer, Lookup, Page, how_it_fits, release_line, release_numbers, release_remark, why_only_suggested
 from .paste import PASTE_RULES, in_words, names_an_error
 from .rule import LITERAL, MATCH, NONE, WEAK, has_a_word
 from .terminal import Painter, is_terminal, wants_colour, wrap
@@ -181,7 +181,6 @@ def where_to_read(base: str | None, page_url: str, entry_id: str, paint: Painter
     return together if len(together) == 1 else [indent + label, indent + command]
 
 
-OTHER_CAUSES_LABEL = "同样这句报错，也可能是："
 BULLET_INDENT = "  "  # as wide as "· "
 
 

@@ -127,6 +127,11 @@ NOT_SAID_BECAUSE = {
 }
 
 
+# Over a row's other causes (the same words, another mistake), on the page (refsite's
+# _table_errors.html), in the terminal and in the notebook's note.
+OTHER_CAUSES_LABEL = "同样这句报错，也可能是："
+
+
 def why_not_said(entry: dict, text: str) -> str | None:
     """Why the row is not said for `text` though its words may fit (off_context,
     shows_other_cause, lacks_own_context, in that order), in the reader's words; None if nothing

@@ -15,8 +15,8 @@ import traceback
 
 from .inline import parse_inline
 
-from .cli import OTHER_CAUSES_LABEL, SITE_VARIABLE, entry_url
-from .lookup import Lookup, how_it_fits, off_context, release_remark
+from .cli import SITE_VARIABLE, entry_url
+from .lookup import OTHER_CAUSES_LABEL, Lookup, how_it_fits, off_context, release_remark
 from .rule import LITERAL, MATCH
 from .terminal import Painter
 

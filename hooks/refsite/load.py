@@ -112,23 +112,44 @@ _LocatingLoader.add_constructor("tag:yaml.org,2002:map", _LocatingLoader.constru
 _LocatingLoader.add_constructor("tag:yaml.org,2002:seq", _LocatingLoader.construct_yaml_seq)
 
 
-# A value that opens a quote (`cause: "…`, `- '…`): a quote its own line does not close is
-# read on into the next lines, and PyYAML notices only there.
-_QUOTED_VALUE = re.compile(r"""^\s*(?:-\s+)?(?:[^\s#'"][^:#]*:\s+)?(["'])(.*)$""")
+# A value that opens a quote (`cause: "…`, `- '…`). A quoted value may run over several lines;
+# one whose quote is never closed reads on until the next quote character, and PyYAML notices
+# only on the line where that one stands.
+_QUOTED_VALUE = re.compile(r"""^\s*(?:-\s+)?(?:[^\s#'"][^:#]*:\s+)?(["'])""")
+
+
+def _quote_end(text: str, start: int, quote: str) -> int:
+    """Where the quoted value opened at `start` ends: the offset of its closing quote (`\\"` is
+    an escape in "…", `''` in '…'), or len(text)."""
+    at = start + 1
+    while at < len(text):
+        if quote == '"' and text[at] == "\\":
+            at += 2
+        elif text[at] == quote and quote == "'" and text[at + 1:at + 2] == "'":
+            at += 2
+        elif text[at] == quote:
+            return at
+        else:
+            at += 1
+    return len(text)
 
 
 def _unclosed_quote(text: str, first: int, last: int) -> int | None:
-    """The first line from `first` to `last` (0-based) whose value opens a quote it does not
-    close on that line, 1-based; None if there is none."""
-    for number, line in enumerate(text.splitlines()[first:last + 1], first):
-        found = _QUOTED_VALUE.match(line)
-        if not found:
-            continue
-        quote, rest = found.groups()
-        # The rest of the line, escapes taken out (`\"` in "…", `''` in '…'), must close it.
-        rest = re.sub(r'\\.', "", rest) if quote == '"' else rest.replace("''", "")
-        if quote not in rest:
-            return number + 1
+    """The line (1-based) of a quote opened from line `first` on (0-based) that is read on to
+    line `last`, where the parser noticed the problem: a value left unclosed on its own line.
+    None if every quote opened there closes before (a value over several lines is no mistake)."""
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    number = first
+    while number <= last and number < len(lines):
+        if found := _QUOTED_VALUE.match(lines[number]):
+            closing = text.count("\n", 0, _quote_end(text, offsets[number] + found.start(1), found.group(1)))
+            if closing > number and closing >= last:
+                return number + 1
+            number = closing  # closed before the problem: go on after it
+        number += 1
     return None
 
 
