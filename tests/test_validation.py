@@ -262,7 +262,8 @@ def test_an_other_cause_needs_its_thread_and_a_public_address(data):
     bad = edit(data, APPENDIX, "source: https://github.com/ksanjeevan/crnn-audio-classification/issues/3",
                "source: see the forum thread")
     messages = problems(data)
-    assert any(m.startswith(f"data/{APPENDIX}:{line - 1}: entry 'empty-parameter-list': field 'source': is required")
+    assert any(m.startswith(f"data/{APPENDIX}:{line - 1}: entry 'empty-parameter-list': field 'other_causes[1].source': "
+                            "is required")
                for m in messages), messages
-    assert any(m.startswith(f"data/{APPENDIX}:{bad}: entry 'empty-parameter-list': field 'source': "
+    assert any(m.startswith(f"data/{APPENDIX}:{bad}: entry 'empty-parameter-list': field 'other_causes[2].source': "
                             "'see the forum thread' is not allowed here") for m in messages), messages

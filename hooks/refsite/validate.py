@@ -63,12 +63,19 @@ def _descents(schema_path) -> list[str]:
     return keywords
 
 
+def _child(field: str | None, key) -> str:
+    """The field name of `key`: inside an item of a list (an other cause, a wording seen in the
+    wild) it says which item, `other_causes[1].source`."""
+    return f"{field}.{key}" if field and field.endswith("]") else str(key)
+
+
 def _where(root, error: ValidationError):
     """(value, line, entry, field) of the value an error is about.
 
     The entry is the nearest mapping on the way with an `id`, or the key of a mapping keyed by
     ids (reached through `additionalProperties`, as reproducers and results are); the field is
-    the key below it, with list indexes, e.g. `chapters[1]`."""
+    the key below it, with list indexes and the keys inside a list's item, e.g. `chapters[1]`,
+    `other_causes[1].source`."""
     value, line, entry, field = root, line_of(root) or 1, None, None
     descents = _descents(error.absolute_schema_path)
     for step, key in enumerate([None, *error.absolute_path]):
@@ -80,7 +87,7 @@ def _where(root, error: ValidationError):
             elif descents[step - 1:step] == ["additionalProperties"] and isinstance(value, dict):
                 entry, field = str(key), None
             else:
-                field = str(key)
+                field = _child(field, key)
         if isinstance(value, dict) and isinstance(value.get("id"), str):
             entry, field = value["id"], None  # the entry id now says where we are
     return value, line, entry, field
@@ -118,7 +125,7 @@ def _problems(root, error: ValidationError, file_name: str) -> list[Problem]:
     value, line, entry, field = _where(root, error)
 
     def at_key(key, message):
-        return Problem(file_name, line_of(value, key) or line, message, entry=entry, field=str(key))
+        return Problem(file_name, line_of(value, key) or line, message, entry=entry, field=_child(field, key))
 
     if "propertyNames" in error.relative_schema_path:  # about a key: jsonschema checks it as the instance
         return [at_key(error.instance, _message(error, error.instance))]
