@@ -15,11 +15,12 @@ import traceback
 
 from .inline import parse_inline
 
-from .cli import SITE_VARIABLE, entry_url
+from .cli import SITE_VARIABLE, entry_url, other_cause_lines
 from .lookup import OTHER_CAUSES_LABEL, Lookup, how_it_fits, off_context, release_remark
 from .rule import LITERAL, MATCH
 from .terminal import Painter
 
+UNWRAPPED = sys.maxsize  # a width no line reaches
 _saved = {}  # id(shell) -> (custom_exceptions, CustomTB) before loading
 
 
@@ -49,9 +50,7 @@ class Note:
         if self.entry.get("context"):
             lines.append(f"  （{self.entry['context']}）")
         lines.append(f"  {paint.markdown(self.entry['cause'])}")
-        if self.entry.get("other_causes"):
-            lines.append(f"  {OTHER_CAUSES_LABEL}")
-            lines += [f"  · {paint.markdown(other['cause'])}" for other in self.entry["other_causes"]]
+        lines += other_cause_lines(self.entry, paint, UNWRAPPED, "  ")  # a note's lines are not wrapped
         if self._chapters():
             lines.append(f"  去哪：{self._chapters()}")
         if self.release_said:

@@ -225,7 +225,7 @@ def _key_list(prefixes: Sequence[str]) -> tuple[str, str, str]:
     key = f'"(?:{starts})[^"]*"'
     # A paste cut inside its last key (`…", "mo`, a stored excerpt's end): that key, as far as
     # it goes, carries the prefix or begins it; nothing may follow it.
-    begun = "|".join(_escape(fold(prefix[:length])) for prefix in prefixes for length in range(len(prefix)))
+    begun = "|".join(dict.fromkeys(_escape(fold(prefix[:length])) for prefix in prefixes for length in range(len(prefix))))
     cut = f'"(?:(?:{starts})[^"]*|{begun})$'
     not_buffers_only = '(?=(?:"[^"]*", )*?"[^"]*(?<!num_batches_tracked)")'
     return ("keys", f'"(?:{"|".join(re.escape(prefix) for prefix in prefixes)})[^"]*"',
