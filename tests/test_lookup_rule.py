@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pytorch_error_lookup.lookup import Lookup
+from pytorch_error_lookup.lookup import Lookup, why_not_said
 from pytorch_error_lookup.rule import (LITERAL, MATCH, NONE, WEAK, best_fit, compile_template, compile_templates, fold,
                                        split_exception)
 
@@ -143,6 +143,39 @@ def test_a_key_list_cut_inside_its_last_key_keeps_the_prefix_rule():
                  if paste["source"] == "https://github.com/BobLiu20/YOLOv3_PyTorch/issues/4")
     answer = Lookup.installed()(paste)
     assert (answer.verdict, answer.ids[:1]) == ("match", ("unexpected-keys-prefix",))
+
+
+# torch 2.13.0+cpu: `torch.stack` of a list the reader built, and the DataLoader's collate of the
+# same two samples (its frames cut to the last three).
+_OWN_STACK = """Traceback (most recent call last):
+  File "/tmp/stk.py", line 3, in <module>
+    batch = torch.stack(feats)
+            ^^^^^^^^^^^^^^^^^^
+RuntimeError: stack expects each tensor to be equal size, but got [5] at entry 0 and [7] at entry 1"""
+_COLLATED_STACK = """Traceback (most recent call last):
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages/torch/utils/data/_utils/fetch.py", line 57, in fetch
+    return self.collate_fn(data)
+           ^^^^^^^^^^^^^^^^^^^^^
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py", line 401, in default_collate
+    return collate(batch, collate_fn_map=default_collate_fn_map)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py", line 275, in collate_tensor_fn
+    return torch.stack(batch, 0, out=out)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+RuntimeError: stack expects each tensor to be equal size, but got [5] at entry 0 and [7] at entry 1"""
+
+
+def test_unequal_sizes_stacked_outside_a_collate_are_not_the_variable_length_row(lookup):
+    """The row is about samples of different lengths batched by a collate (its context): a
+    traceback whose stack is the reader's own call is only suggested, saying why; one through
+    the collate lands, and so does the message pasted alone."""
+    own = lookup(_OWN_STACK)
+    assert (own.verdict, own.ids[:1]) == (WEAK, ("stack-unequal-size",))
+    _, row = lookup.entry("stack-unequal-size")
+    assert "default_collate" in why_not_said(row, _OWN_STACK)
+    for text in (_COLLATED_STACK, _OWN_STACK.splitlines()[-1]):
+        answer = lookup(text)
+        assert (answer.verdict, answer.ids[:1]) == (MATCH, ("stack-unequal-size",)), text
 
 
 def test_a_keyerrors_message_is_its_text_without_the_quotes_its_repr_put_round_it():
