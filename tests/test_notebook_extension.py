@@ -124,3 +124,17 @@ def test_an_older_releases_wording_is_named_as_the_raised_error_not_a_paste():
     old = "RuntimeError: size mismatch, m1: [8 x 16], m2: [32 x 4] at /pytorch/aten/src/TH/generic/THTensorMath.cpp:940"
     headline = Note(Lookup.installed()(old), None).headline()
     assert "这个报错是 torch 1." in headline and "一种说法" in headline and "你贴的" not in headline
+
+
+def test_the_text_note_wraps_to_the_terminal_as_the_command_does_and_keeps_its_command_whole(monkeypatch):
+    from pytorch_error_lookup.terminal import display_width
+
+    monkeypatch.setenv("COLUMNS", "40")
+    lines = Note(Lookup.installed()("RuntimeError: Boolean value of Tensor with more than one value is ambiguous"),
+                 None).text().splitlines()
+    command = "%run -m pytorch_error_lookup -- --explain bool-ambiguous"
+    assert [line for line in lines if display_width(line) > 40] == ["   " + command]  # on a line of its own, uncut
+    assert any(line.startswith("   · 把张量传给了类的构造函数") for line in lines)  # its other cause, wrapped too
+    monkeypatch.setenv("COLUMNS", "200")
+    assert "   全文：" + command in Note(Lookup.installed()("RuntimeError: Boolean value of Tensor with more than one "
+                                                        "value is ambiguous"), None).text().splitlines()

@@ -171,12 +171,14 @@ def installed_torch() -> str | None:
 
 
 def where_to_read(base: str | None, page_url: str, entry_id: str, paint: Painter, width: int,
-                  indent: str = "") -> list[str]:
-    """The entry's address on the site; with no site known, the command that shows it here, on
-    a line of its own where the two do not fit on one (a command cut in two is no use to copy)."""
+                  indent: str = "", command: str | None = None) -> list[str]:
+    """The entry's address on the site; with no site known, the command that shows it here
+    (`command`, by default this one's `--explain`), on a line of its own where the two do not
+    fit on one (a command cut in two is no use to copy)."""
     if base:
         return wrap(paint.link(entry_url(base, page_url, entry_id)), width, indent)
-    label, command = paint("全文：", "dim"), paint(f"pytorch-error-lookup --explain {entry_id}", "code")
+    label = paint("全文：", "dim")
+    command = paint(command or f"pytorch-error-lookup --explain {entry_id}", "code")
     together = wrap(label + command, width, indent)
     return together if len(together) == 1 else [indent + label, indent + command]
 

@@ -15,12 +15,11 @@ import traceback
 
 from .inline import parse_inline
 
-from .cli import SITE_VARIABLE, entry_url, other_cause_lines
+from .cli import INDENT, SITE_VARIABLE, entry_url, other_cause_lines, terminal_width, where_to_read
 from .lookup import OTHER_CAUSES_LABEL, Lookup, how_it_fits, off_context, release_remark
 from .rule import LITERAL, MATCH
-from .terminal import Painter
+from .terminal import Painter, wrap
 
-UNWRAPPED = sys.maxsize  # a width no line reaches
 _saved = {}  # id(shell) -> (custom_exceptions, CustomTB) before loading
 
 
@@ -33,6 +32,7 @@ class Note:
         # With no site known, the command that shows the entry whole, as a cell runs it: with
         # the kernel's own Python (`%run -m`), not whichever `pytorch-error-lookup` is first on
         # PATH, which a kernel whose environment is not activated does not have.
+        self.base = base
         self.url = entry_url(base, answer.page.url, self.entry["id"]) if base else None
         self.explain = f"%run -m pytorch_error_lookup -- --explain {self.entry['id']}"
         self.release_said = release_said  # was the row's text seen on the reader's torch
@@ -44,18 +44,22 @@ class Note:
         how = "原文就在" if self.answer.verdict == LITERAL else how_it_fits(self.answer.fit, raised=True)
         return f"📖 附录A · 报错反查表：{how}"
 
-    def text(self) -> str:
+    def text(self, width: int | None = None) -> str:
+        """The note in plain text, wrapped as the command wraps its answer (to `width`, by
+        default the terminal's: COLUMNS, the terminal, else 80)."""
+        width = width or terminal_width()
         paint = Painter(colour=False)
-        lines = [self.headline(), f"  {self.entry['fragment']}"]
+        lines = wrap(self.headline(), width) + wrap(self.entry["fragment"], width, INDENT)
         if self.entry.get("context"):
-            lines.append(f"  （{self.entry['context']}）")
-        lines.append(f"  {paint.markdown(self.entry['cause'])}")
-        lines += other_cause_lines(self.entry, paint, UNWRAPPED, "  ")  # a note's lines are not wrapped
+            lines += wrap(f"（{self.entry['context']}）", width, INDENT)
+        lines += wrap(paint.markdown(self.entry["cause"]), width, INDENT)
+        lines += other_cause_lines(self.entry, paint, width, INDENT)
         if self._chapters():
-            lines.append(f"  去哪：{self._chapters()}")
+            lines += wrap(f"去哪：{self._chapters()}", width, INDENT)
         if self.release_said:
-            lines.append(f"  {self.release_said}")
-        lines.append(f"  {self.url}" if self.url else f"  全文：{self.explain}")
+            lines += wrap(self.release_said, width, INDENT)
+        lines += where_to_read(self.base, self.answer.page.url, self.entry["id"], paint, width, INDENT,
+                               command=self.explain)
         return "\n".join(lines)
 
     def __repr__(self) -> str:
