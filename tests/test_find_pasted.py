@@ -111,3 +111,42 @@ def test_another_releases_wording_says_whose_it_is(page, site_url):
     assert "你贴的是 torch 1." in said and "一种说法" in said and "只差你自己的名字" not in said
     page.press(INPUT, "Enter")
     assert current_entries(page) == ["matmul-shapes"]
+
+
+def test_a_paste_that_shows_one_of_the_rows_other_causes_is_told_which(page, site_url):
+    """A real paste (tune part) whose message fits the missing attribute row and names
+    `'module'`: the box says, as the terminal does, that the row's DataParallel cause is the
+    likelier one. The same line typed shows it too; a line without it says nothing of the kind."""
+    import real_pastes
+
+    pasted = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                  if paste["source"] == "https://github.com/izmailovpavel/flowgmm/issues/8")
+    remark = lookup.other_cause_remark(PAGE.entry_by_id["missing-attribute"], pasted)
+    assert remark and "no attribute 'module'" in remark
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    paste(page, pasted)
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'match'")
+    assert f"⚠️ {remark}" in status(page)
+    type_query(page, "AttributeError: 'Net' object has no attribute 'encoder'")
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'match'")
+    assert "报错里有" not in status(page)
+
+
+@pytest.mark.torch
+def test_a_pasted_traceback_whose_line_is_on_the_page_says_which_other_cause_it_shows(page, site_url):
+    """torch's own traceback of `nn.CrossEntropyLoss(out, y)`: its last line is on the page
+    word for word (`literal`), and its frames pass through `legacy_get_string`."""
+    import subprocess
+    import sys
+
+    code = "import torch\ntorch.nn.CrossEntropyLoss(torch.randn(4, 3), torch.tensor([0, 1, 2, 1]))"
+    traceback_text = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stderr
+    remark = lookup.other_cause_remark(PAGE.entry_by_id["bool-ambiguous"], traceback_text)
+    assert remark and "legacy_get_string" in remark
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    paste(page, traceback_text)
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'literal'")
+    page.wait_for_selector('[data-entry][aria-current="true"]')
+    assert current_entries(page) == ["bool-ambiguous"] and f"⚠️ {remark}" in status(page)

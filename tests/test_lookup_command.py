@@ -54,13 +54,14 @@ def test_json_has_exactly_the_documented_shape(tmp_path):
     assert answer["verdict"] == "match" and answer["others"] == 0 and answer["message_missing"] is False
     assert answer["said_by"] is None and answer["described"] is False  # the row's own text, numbers aside
     first = answer["results"][0]
-    assert set(first) == {"id", "page", "fragment", "cause", "other_causes", "chapters", "url", "why"}
+    assert set(first) == {"id", "page", "fragment", "cause", "other_causes", "chapters", "url", "why",
+                          "other_causes_shown"}
     assert first == {
         "id": "matmul-shapes", "page": "pytorch/appendix-a",
         "fragment": "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)",
         "cause": first["cause"], "other_causes": [], "chapters": ["01"],
         "url": (tmp_path.resolve() / "pytorch/appendix-a.html").as_uri() + "#matmul-shapes",
-        "why": None,
+        "why": None, "other_causes_shown": [],
     }
     assert "`4 != 5`" in first["cause"]
 
@@ -161,6 +162,29 @@ def test_a_rows_other_causes_are_said_with_it_and_explain_gives_their_threads(mo
     [other] = json.loads(run(["--json"], pasted.encode())[1])["results"][0]["other_causes"]
     assert other["source"] == "https://github.com/nikhilroxtomar/DDANet/issues/1"
     assert other["cause"].startswith("把张量传给了类的构造函数")
+
+
+def test_a_paste_that_shows_one_of_the_rows_other_causes_is_told_which(monkeypatch):
+    """Real pastes (tune part): `no attribute 'module'` is the DataParallel cause of the missing
+    attribute row; `filter(lambda p: p.requires_grad, …)` points at two of the empty parameter
+    list's. The answer says so before the list and points at them; --json gives their places."""
+    import real_pastes
+
+    monkeypatch.setenv("COLUMNS", "200")
+    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    module = pastes["https://github.com/izmailovpavel/flowgmm/issues/8"]
+    status, out, _ = run([], module.encode())
+    assert status == 0
+    remark = out.index("⚠️ 报错里有 no attribute 'module'：多半是下面「也可能是」里的第 1 种")
+    assert remark < out.index("同样这句报错，也可能是：") < out.index("➜ 缺的是 `module`")
+    assert json.loads(run(["--json"], module.encode())[1])["results"][0]["other_causes_shown"] == [0]
+    frozen = pastes["https://github.com/lxztju/pytorch_classification/issues/13"]
+    status, out, _ = run([], frozen.encode())
+    assert "报错里有 p.requires_grad：多半是下面「也可能是」里的第 1、2 种" in out
+    assert out.count("➜ ") == 2 and "· 模型本来就没有参数" in out
+    # The row's text alone shows none of them: no remark, every bullet plain.
+    status, out, _ = run([], b"AttributeError: 'Net' object has no attribute 'encoder'")
+    assert status == 0 and "报错里有" not in out and "➜" not in out
 
 
 def test_explain_an_unknown_id_suggests_close_ones():

@@ -138,3 +138,19 @@ def test_the_text_note_wraps_to_the_terminal_as_the_command_does_and_keeps_its_c
     monkeypatch.setenv("COLUMNS", "200")
     assert "   全文：" + command in Note(Lookup.installed()("RuntimeError: Boolean value of Tensor with more than one "
                                                         "value is ambiguous"), None).text().splitlines()
+
+
+def test_the_note_points_at_the_other_cause_the_traceback_shows():
+    """A real paste (tune part) standing for the traceback: `no attribute 'module'` is the
+    missing attribute row's DataParallel cause. Text and HTML say so and point at it."""
+    import real_pastes
+
+    traceback_text = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                          if paste["source"] == "https://github.com/izmailovpavel/flowgmm/issues/8")
+    note = Note(Lookup.installed()(traceback_text), None, None, traceback_text)
+    text = note.text(200)
+    assert text.index("⚠️ 报错里有 no attribute 'module'：多半是下面「也可能是」里的第 1 种") < text.index("➜ 缺的是 `module`")
+    html = note._repr_html_()
+    assert "多半是下面「也可能是」里的第 1 种" in html and "<li>➜ 缺的是 <code>module</code>" in html
+    plain = Note(Lookup.installed()(traceback_text), None)  # no traceback text known: nothing pointed at
+    assert "➜" not in plain.text(200) and "➜" not in plain._repr_html_()

@@ -15,6 +15,7 @@ side of a twin fails here or in the test named below. Every twin, in one place:
 | how a row came out on a release | lookup.run_on | release-view.js seenOn | here |
 | a pasted traceback rules out a row it never passes through the context of | lookup.off_context | find-verdict.js offContextRows (the rows' context code is data from find_rules) | here |
 | a paste showing a row's call lets a wording a near miss prints too say that row | lookup.shows_call | find-verdict.js calledRows (the rows' calls are data from find_rules) | here |
+| what is said beside a row when a paste shows one of its other causes | lookup.other_cause_remark | find-verdict.js otherCauseRemarks (what shows each cause, and the sentence, are data from find_rules) | here |
 | a traceback cut before its message | paste.message_missing | find-paste.js messageMissing | test_paste.py |
 | a Chinese query is a description unless it quotes an error | paste.in_words | find-paste.js inWords | test_paste.py |
 """
@@ -100,7 +101,8 @@ def test_a_paste_shows_the_same_context(page, site_url):
     never passes through, whose other cause it shows or whose own context it lacks, by
     lookup.off_context, shows_other_cause and lacks_own_context and by find-verdict.js
     offContextRows, otherCauseRows and unshownContextRows; the rows whose calls it shows, by
-    lookup.shows_call and by calledRows."""
+    lookup.shows_call and by calledRows; what is said beside a row whose listed other causes it
+    shows, by lookup.other_cause_remark and by otherCauseRemarks."""
     import real_pastes
     import yaml
     from pathlib import Path
@@ -115,8 +117,8 @@ def test_a_paste_shows_the_same_context(page, site_url):
             const {{ loadContextReader }} = await ({IMPORT_JS})("find-verdict.js");
             const read = await loadContextReader(document.querySelector("[data-find]").dataset.findPage);
             return texts.map((text) => {{
-                const {{ skip, called, why }} = read(text);
-                return [[...skip].sort(), [...called].sort(), Object.fromEntries(why)];
+                const {{ skip, called, why, otherCauses }} = read(text);
+                return [[...skip].sort(), [...called].sort(), Object.fromEntries(why), Object.fromEntries(otherCauses)];
             }});
         }}""",
         texts,
@@ -125,10 +127,12 @@ def test_a_paste_shows_the_same_context(page, site_url):
                         if lookup.off_context(entry, text) or lookup.shows_other_cause(entry, text)
                         or lookup.lacks_own_context(entry, text)),
                  sorted(entry["id"] for entry in PAGE.entries if lookup.shows_call(entry, text)),
-                 {entry["id"]: why for entry in PAGE.entries if (why := lookup.why_not_said(entry, text))}]
+                 {entry["id"]: why for entry in PAGE.entries if (why := lookup.why_not_said(entry, text))},
+                 {entry["id"]: remark for entry in PAGE.entries if (remark := lookup.other_cause_remark(entry, text))}]
                 for text in texts]
     assert in_browser == expected
     # Both rules are exercised, not vacuous.
     assert any("load-module-not-found" in skip for skip, *_ in in_browser)
     assert any("matmul-dtype" in skip for skip, *_ in in_browser)  # `Half`: its unless_shown
-    assert any("matmul-dtype" in called for _, called, _ in in_browser)
+    assert any("matmul-dtype" in called for _, called, *_ in in_browser)
+    assert any("missing-attribute" in remarks for *_, remarks in in_browser)  # `no attribute 'module'`

@@ -26,7 +26,8 @@ import re
 import sys
 from collections import namedtuple
 
-from .lookup import OTHER_CAUSES_LABEL, Answer, Lookup, Page, how_it_fits, release_line, release_numbers, release_remark, why_only_suggested
+from .lookup import (OTHER_CAUSES_LABEL, Answer, Lookup, Page, how_it_fits, other_cause_remark, release_line, release_numbers,
+                     release_remark, shown_other_causes, why_only_suggested)
 from .paste import PASTE_RULES, in_words, names_an_error
 from .rule import LITERAL, MATCH, NONE, WEAK, has_a_word
 from .terminal import Painter, is_terminal, wants_colour, wrap
@@ -149,7 +150,11 @@ def as_json(answer: Answer, base: str | None, text: str) -> dict:
              "chapters": [chapter["id"] for chapter in entry["chapters"]],
              "url": entry_url(base, answer.page.url, entry["id"]) if base else None,
              # Why a row whose words fit is only suggested, as the text output says under it.
-             "why": why_only_suggested(answer, entry, text)}
+             "why": why_only_suggested(answer, entry, text),
+             # The places (from 0) of the other causes the input shows, for a row said (literal
+             # or match), as the text output points at them.
+             "other_causes_shown": ([place for place, _ in shown_other_causes(entry, text)]
+                                    if answer.verdict in (LITERAL, MATCH) else [])}
             for entry in answer.entries
         ],
     }
@@ -187,13 +192,21 @@ BULLET_INDENT = "  "  # as wide as "· "
 
 
 def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "", *,
-                      sources: bool = False) -> list[str]:
+                      sources: bool = False, text: str = "") -> list[str]:
     """The row's other causes (the same words, another mistake), as the page lists them under
-    its cause; with `sources`, each with the thread that traced it."""
-    lines = wrap(paint(OTHER_CAUSES_LABEL, "dim"), width, indent) if entry.get("other_causes") else []
-    for other in entry.get("other_causes", ()):
+    its cause; with `sources`, each with the thread that traced it. One the pasted `text` shows
+    (lookup.shown_other_cause) is said first, and its bullet points at it."""
+    if not entry.get("other_causes"):
+        return []
+    lines = []
+    if remark := other_cause_remark(entry, text):
+        lines += wrap(paint(f"⚠️ {remark}", "warn"), width, indent)
+    shown = {place for place, _ in shown_other_causes(entry, text)}
+    lines += wrap(paint(OTHER_CAUSES_LABEL, "dim"), width, indent)
+    for place, other in enumerate(entry["other_causes"]):
         said = wrap(paint.markdown(other["cause"]), width, indent + BULLET_INDENT)  # hangs under its bullet
-        said[0] = indent + "· " + said[0][len(indent + BULLET_INDENT):]
+        bullet = "➜ " if place in shown else "· "
+        said[0] = indent + bullet + said[0][len(indent + BULLET_INDENT):]
         lines += said
         if sources:
             lines += wrap(paint("出处：", "dim") + paint.link(other["source"]), width, indent + BULLET_INDENT)
@@ -264,7 +277,7 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
             lines += wrap(paint(f"⚠️ {why}", "warn"), width, INDENT)
         lines += wrap(paint.markdown(entry["cause"]), width, INDENT)
         if answer.verdict != WEAK:  # a row said, whole; a suggestion stays short
-            lines += other_cause_lines(entry, paint, width, INDENT)
+            lines += other_cause_lines(entry, paint, width, INDENT, text=text)
         chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])
         if chapters:
             lines += wrap(paint("去哪：", "dim") + chapters, width, INDENT)

@@ -130,6 +130,31 @@ NOT_SAID_BECAUSE = {
 # Over a row's other causes (the same words, another mistake), on the page (refsite's
 # _table_errors.html), in the terminal and in the notebook's note.
 OTHER_CAUSES_LABEL = "同样这句报错，也可能是："
+# Said beside a row the paste fits when it also shows some of the row's other causes (their
+# `shown_by`): by the terminal, the notebook's note and the page's box (find-suggest.js, from the
+# rules payload). `{shown}`: the code or words; `{places}`: those causes' places in the list.
+OTHER_CAUSE_SHOWN = "报错里有 {shown}：多半是下面「也可能是」里的第 {places} 种"
+
+
+def shown_other_causes(entry: dict, text: str) -> list[tuple[int, str]]:
+    """The row's other causes that `text` shows (their `shown_by`, plain text as written,
+    anywhere in it: a frame's code line, a name in the message), each as (its place in the list
+    from 0, the first of its `shown_by` found), in the list's order."""
+    shown = []
+    for place, other in enumerate(entry.get("other_causes") or ()):
+        found = next((it for it in other.get("shown_by") or () if it in text), None)
+        if found is not None:
+            shown.append((place, found))
+    return shown
+
+
+def other_cause_remark(entry: dict, text: str) -> str | None:
+    """OTHER_CAUSE_SHOWN for `text` and the row, or None when it shows none of them."""
+    shown = shown_other_causes(entry, text)
+    if not shown:
+        return None
+    return OTHER_CAUSE_SHOWN.format(shown="、".join(dict.fromkeys(found for _, found in shown)),
+                                    places="、".join(str(place + 1) for place, _ in shown))
 
 
 def why_not_said(entry: dict, text: str) -> str | None:

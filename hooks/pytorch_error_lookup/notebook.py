@@ -16,7 +16,8 @@ import traceback
 from .inline import parse_inline
 
 from .cli import INDENT, SITE_VARIABLE, entry_url, other_cause_lines, terminal_width, where_to_read
-from .lookup import OTHER_CAUSES_LABEL, Lookup, how_it_fits, off_context, release_remark
+from .lookup import (OTHER_CAUSES_LABEL, Lookup, how_it_fits, off_context, other_cause_remark, release_remark,
+                     shown_other_causes)
 from .rule import LITERAL, MATCH
 from .terminal import Painter, wrap
 
@@ -26,9 +27,10 @@ _saved = {}  # id(shell) -> (custom_exceptions, CustomTB) before loading
 class Note:
     """What 附录A says about the error; IPython's display picks HTML or text."""
 
-    def __init__(self, answer, base: str | None, release_said: str | None = None):
+    def __init__(self, answer, base: str | None, release_said: str | None = None, traceback_text: str = ""):
         self.answer = answer
         self.entry = answer.entries[0]
+        self.traceback_text = traceback_text  # what the error printed: it may show an other cause
         # With no site known, the command that shows the entry whole, as a cell runs it: with
         # the kernel's own Python (`%run -m`), not whichever `pytorch-error-lookup` is first on
         # PATH, which a kernel whose environment is not activated does not have.
@@ -53,7 +55,7 @@ class Note:
         if self.entry.get("context"):
             lines += wrap(f"（{self.entry['context']}）", width, INDENT)
         lines += wrap(paint.markdown(self.entry["cause"]), width, INDENT)
-        lines += other_cause_lines(self.entry, paint, width, INDENT)
+        lines += other_cause_lines(self.entry, paint, width, INDENT, text=self.traceback_text)
         if self._chapters():
             lines += wrap(f"去哪：{self._chapters()}", width, INDENT)
         if self.release_said:
@@ -83,13 +85,18 @@ class Note:
         )
 
     def _other_causes_html(self) -> str:
-        """The row's other causes, each with a link to the thread that traced it."""
+        """The row's other causes, each with a link to the thread that traced it; those the
+        traceback shows said first and pointed at (➜)."""
         others = self.entry.get("other_causes")
         if not others:
             return ""
-        items = "".join(f'<li>{_inline_html(other["cause"])} <a href="{html.escape(other["source"], quote=True)}" '
-                        f'target="_blank">出处</a></li>' for other in others)
-        return f'<div>{html.escape(OTHER_CAUSES_LABEL)}<ul style="margin:2px 0">{items}</ul></div>'
+        shown = {place for place, _ in shown_other_causes(self.entry, self.traceback_text)}
+        items = "".join(f'<li>{"➜ " if place in shown else ""}{_inline_html(other["cause"])} '
+                        f'<a href="{html.escape(other["source"], quote=True)}" target="_blank">出处</a></li>'
+                        for place, other in enumerate(others))
+        remark = other_cause_remark(self.entry, self.traceback_text)
+        said = f"<div>⚠️ {html.escape(remark)}</div>" if remark else ""
+        return f'{said}<div>{html.escape(OTHER_CAUSES_LABEL)}<ul style="margin:2px 0">{items}</ul></div>'
 
     def _where_html(self) -> str:
         if self.url:
@@ -127,7 +134,7 @@ def note_for(etype, value, tb, lookup: Lookup) -> Note | None:
     torch = sys.modules.get("torch")  # the note runs in the reader's own process
     release = getattr(torch, "__version__", None)
     release_said = release_remark(answer.entries[0], str(release), lookup.seen_labels) if release else None
-    return Note(answer, os.environ.get(SITE_VARIABLE) or lookup.site_url, release_said)
+    return Note(answer, os.environ.get(SITE_VARIABLE) or lookup.site_url, release_said, text)
 
 
 def _handler(lookup: Lookup):

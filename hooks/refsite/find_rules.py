@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from pytorch_error_lookup.lookup import NOT_SAID_BECAUSE
+from pytorch_error_lookup.lookup import NOT_SAID_BECAUSE, OTHER_CAUSE_SHOWN
 from pytorch_error_lookup.paste import PASTE_RULES
 from pytorch_error_lookup.rule import (
     Template, best_fit, compile_description, compile_paragraph, compile_template, compile_templates, fold,
@@ -243,7 +243,13 @@ def rules_script(page) -> str:
                # What a paste must show to be the row's (lookup.lacks_own_context).
                "only_if_shown": {row.id: list(row.only_if_shown) for row in page.rows("errors") if row.only_if_shown},
                # Why such a row is only suggested, in the reader's words (lookup.why_not_said).
-               "not_said_because": NOT_SAID_BECAUSE}
+               "not_said_because": NOT_SAID_BECAUSE,
+               # What shows each of a row's other causes, in the list's order ([] for one that
+               # names nothing), and what the box says then (lookup.other_cause_remark).
+               "other_causes_shown_by": {row.id: [list(other.shown_by) for other in row.other_causes]
+                                         for row in page.rows("errors")
+                                         if any(other.shown_by for other in row.other_causes)},
+               "other_cause_shown": OTHER_CAUSE_SHOWN}
     return f"globalThis.{RULES_GLOBAL}={json.dumps(payload, ensure_ascii=False, separators=(',', ':'))};\n"
 
 

@@ -103,7 +103,8 @@ def _page_data(site_page, renderer: Renderer) -> dict:
                 "only_if_shown": list(getattr(entry, "only_if_shown", ())),
                 "cause": cause,  # inline Markdown: the terminal shows code spans as `code`
                 # Other mistakes that print the same words, each with the thread that traced it.
-                "other_causes": [{"cause": other.cause, "source": other.source}
+                "other_causes": [{"cause": other.cause, "source": other.source,
+                                  **({"shown_by": list(other.shown_by)} if other.shown_by else {})}
                                  for other in getattr(entry, "other_causes", ())],
                 "chapters": [{"id": chapter, "title": book.chapter(chapter).title}
                              for chapter in getattr(entry, "chapters", ())],

@@ -239,6 +239,7 @@ class OtherCause:
     """Another mistake that prints a row's words, as a public thread traced it (`source`)."""
     cause: str  # inline Markdown, as the row's own cause
     source: str
+    shown_by: tuple[str, ...] = ()  # what in a paste shows it is this one (lookup.shown_other_cause)
 
 
 @dataclass(frozen=True)
@@ -489,7 +490,8 @@ def _row(kind: str, raw: dict, checks: Checks | None):
         if listed in values:
             values[listed] = tuple(values[listed])
     if "other_causes" in values:
-        values["other_causes"] = tuple(OtherCause(**other) for other in values["other_causes"])
+        values["other_causes"] = tuple(OtherCause(**{**other, "shown_by": tuple(other.get("shown_by", ()))})
+                                       for other in values["other_causes"])
     if checks is not None and kind != "not-covered":
         values.update(checks.of_row(raw["id"]))
     return row_type(**values)

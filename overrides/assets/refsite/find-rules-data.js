@@ -42,8 +42,10 @@ export function loadPasteRules(pageKey) {
  * What each row says about its context, for the paste's context reader (find-verdict.js):
  * `contextCode` {row: the code its context names, `torch.load`}, `calledThrough` {row: the calls
  * its mistake is made through, `F.linear`}, `unlessShown` {row: what shows a cause it does not
- * explain, `requires_grad`}, `onlyIfShown` {row: what a paste must show to be its own}, and
- * `notSaidBecause`, why such a row is only suggested (lookup.NOT_SAID_BECAUSE).
+ * explain, `requires_grad`}, `onlyIfShown` {row: what a paste must show to be its own},
+ * `notSaidBecause`, why such a row is only suggested (lookup.NOT_SAID_BECAUSE),
+ * `otherCausesShownBy` {row: for each of its other causes, what shows it} and `otherCauseShown`,
+ * what the box says beside a row then (lookup.OTHER_CAUSE_SHOWN).
  */
 export function loadContextData(pageKey) {
   return loadPayload(pageKey).then((payload) => ({
@@ -52,5 +54,7 @@ export function loadContextData(pageKey) {
     unlessShown: payload.unless_shown ?? {},
     onlyIfShown: payload.only_if_shown ?? {},
     notSaidBecause: payload.not_said_because ?? {},
+    otherCausesShownBy: payload.other_causes_shown_by ?? {},
+    otherCauseShown: payload.other_cause_shown ?? "",
   }));
 }

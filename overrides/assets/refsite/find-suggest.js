@@ -37,6 +37,7 @@ export class Suggestions {
     this.ranked = [];
     this.fit = null;
     this.why = new Map();
+    this.otherCauses = new Map();
     this.deciding = false;
     this.landOnArrival = false;
     this.generation = 0; // bumped by clear(); a lookup for an older query stops when it sees it
@@ -91,6 +92,7 @@ export class Suggestions {
     this.deciding = false;
     const shown = context ?? readContext(query);
     this.why = shown.why ?? new Map(); // why a row its words fit is only suggested
+    this.otherCauses = shown.otherCauses ?? new Map(); // what is said beside a row whose other cause it shows
     const reordered = new Set(); // rows passed over for sizes only reordered: said under their suggestion
     const fit = bestFit(templates, foldQuery(query), this.patterns, shown, reordered);
     const onPage = (id) => document.getElementById(id);
@@ -112,7 +114,9 @@ export class Suggestions {
   showMatch() {
     const { entry } = this.fit;
     this.list.replaceChildren(this.item(entry));
-    this.status.set(`对上了一条：「${entryLabel(document.getElementById(entry), 60)}」。${howItFits(this.fit)} · 回车跳过去`);
+    const remark = this.otherCauses.get(entry);
+    this.status.set(`对上了一条：「${entryLabel(document.getElementById(entry), 60)}」。${howItFits(this.fit)}`
+      + `${remark ? ` · ⚠️ ${remark}` : ""} · 回车跳过去`);
     if (this.landOnArrival) this.land(entry);
   }
 

@@ -18,11 +18,14 @@ export { loadContextData, loadPasteRules, loadRules, rulesUrl };
  * passed through the context of (offContextRows), shows another cause of (otherCauseRows) or
  * lacks what they need beside their message (unshownContextRows), and `called`, the rows it
  * shows a call of (calledRows); `why`, for each skipped row, why in the reader's words, as the
- * terminal says it under a suggestion (pytorch_error_lookup.lookup.why_not_said). As
- * pytorch_error_lookup.lookup reads the whole text it is given.
+ * terminal says it under a suggestion (pytorch_error_lookup.lookup.why_not_said); `otherCauses`,
+ * for each row whose other causes it shows, what the box says beside that row when it is the
+ * answer (otherCauseRemarks). As pytorch_error_lookup.lookup reads the whole text it is given.
  */
 export async function loadContextReader(pageKey) {
-  const { contextCode, calledThrough, unlessShown, onlyIfShown, notSaidBecause } = await loadContextData(pageKey);
+  const {
+    contextCode, calledThrough, unlessShown, onlyIfShown, notSaidBecause, otherCausesShownBy, otherCauseShown,
+  } = await loadContextData(pageKey);
   return (text) => {
     // The first rule that rules a row out says why, in lookup.why_not_said's order.
     const why = new Map();
@@ -32,8 +35,32 @@ export async function loadContextReader(pageKey) {
     say(offContextRows(contextCode, text), "off_context", (row) => contextCode[row]);
     say(otherCauseRows(unlessShown, text), "other_cause", (row) => unlessShown[row].filter((it) => text.includes(it)));
     say(unshownContextRows(onlyIfShown, text), "no_own_context", (row) => onlyIfShown[row]);
-    return { skip: new Set(why.keys()), called: calledRows(calledThrough, text), why };
+    return {
+      skip: new Set(why.keys()),
+      called: calledRows(calledThrough, text),
+      why,
+      otherCauses: otherCauseRemarks(otherCausesShownBy, otherCauseShown, text),
+    };
   };
+}
+
+/**
+ * For each row some of whose other causes `text` shows (their `shown_by`, as plain text, in
+ * `shownBy` {row: [what shows each cause]}), the sentence said beside the row (`sentence`,
+ * lookup.OTHER_CAUSE_SHOWN): what showed them, and their places in the list from 1
+ * (pytorch_error_lookup.lookup.other_cause_remark).
+ */
+export function otherCauseRemarks(shownBy, sentence, text) {
+  const remarks = new Map();
+  for (const [row, causes] of Object.entries(shownBy)) {
+    const shown = causes.map((words, place) => [place, words.find((it) => text.includes(it))])
+      .filter(([, found]) => found !== undefined);
+    if (!shown.length) continue;
+    const words = [...new Set(shown.map(([, found]) => found))].join("、");
+    const places = shown.map(([place]) => place + 1).join("、");
+    remarks.set(row, sentence.replace("{shown}", () => words).replace("{places}", () => places));
+  }
+  return remarks;
 }
 
 /**

@@ -42,6 +42,7 @@ function mountFind(doc) {
   // traceback rules out, the rows whose calls it shows): they hold while the box holds that text
   // (typed or reloaded, the same text has no frames to read).
   let lastPaste = { query: null, shown: null, context: undefined };
+  let pasteContext; // lastPaste.context while the box searches that paste's text
   let messagePart = false; // the literal matches are of the query's message, its exception's name set aside
   let leftOut = false; // ...and all are in the rows where the page says it leaves this out (九)
   const viewport = new Viewport(form, elements);
@@ -98,6 +99,7 @@ function mountFind(doc) {
     painter.clear();
     paintWindow.reset();
     if (painter.rewritesDom) matches.invalidate(); // the <mark> fallback split the text nodes
+    pasteContext = lastPaste.query === query ? lastPaste.context : undefined;
     suggestions.clear();
     setVerdict("");
     // The <mark> fallback paints every match, which folds all of the text anyway (showCurrent),
@@ -112,7 +114,7 @@ function mountFind(doc) {
       current.mark(null);
       setStepping(false);
       if (folded && matches.counting) status.set(STILL_COUNTING); // not yet "not on the page"
-      else if (folded) suggestions.suggest(query, lastPaste.query === query ? lastPaste.context : undefined); // match, weak or none
+      else if (folded) suggestions.suggest(query, pasteContext); // match, weak or none
       else status.set("");
       return;
     }
@@ -143,8 +145,12 @@ function mountFind(doc) {
       bounds = matches.bounds(index);
       painter.setCurrent(bounds);
     }
-    current.mark(matches.entryOf(index));
-    status.set(matchStatus(index, matches.count, matches.entryCount, { messagePart, leftOut, counting: matches.counting }));
+    const entry = matches.entryOf(index);
+    current.mark(entry);
+    // A pasted traceback that shows one of the row's other causes: said, as the terminal says it.
+    const remark = pasteContext?.otherCauses?.get(entry?.id);
+    status.set(matchStatus(index, matches.count, matches.entryCount, { messagePart, leftOut, counting: matches.counting })
+      + (remark ? ` · ⚠️ ${remark}` : ""));
     if (scroll === SCROLL_AFTER_PAINT) {
       viewport.scrollIntoViewAfterPaint(element, bounds, () => paintWindow.follow());
       return;
