@@ -113,21 +113,28 @@ def test_another_releases_wording_says_whose_it_is(page, site_url):
     assert current_entries(page) == ["matmul-shapes"]
 
 
+def _pasted_with_remark(page, site_url, text: str, row: str, verdict: str) -> str:
+    """Paste `text` into the box and wait for `verdict`; what the terminal says beside `row`
+    for it (lookup.other_cause_remark), which the status must say too."""
+    remark = lookup.other_cause_remark(PAGE.entry_by_id[row], text)
+    assert remark, "the paste shows none of the row's other causes"
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    paste(page, text)
+    page.wait_for_function(f"() => document.querySelector('[data-find]').dataset.findVerdict === '{verdict}'")
+    return remark
+
+
 def test_a_paste_that_shows_one_of_the_rows_other_causes_is_told_which(page, site_url):
     """A real paste (tune part) whose message fits the missing attribute row and names
     `'module'`: the box says, as the terminal does, that the row's DataParallel cause is the
-    likelier one. The same line typed shows it too; a line without it says nothing of the kind."""
+    likelier one. A typed line without it says nothing of the kind."""
     import real_pastes
 
     pasted = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
                   if paste["source"] == "https://github.com/izmailovpavel/flowgmm/issues/8")
-    remark = lookup.other_cause_remark(PAGE.entry_by_id["missing-attribute"], pasted)
-    assert remark and "no attribute 'module'" in remark
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    open_reference(page, site_url)
-    paste(page, pasted)
-    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'match'")
-    assert f"⚠️ {remark}" in status(page)
+    remark = _pasted_with_remark(page, site_url, pasted, "missing-attribute", "match")
+    assert "no attribute 'module'" in remark and f"⚠️ {remark}" in status(page)
     type_query(page, "AttributeError: 'Net' object has no attribute 'encoder'")
     page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'match'")
     assert "报错里有" not in status(page)
@@ -142,11 +149,7 @@ def test_a_pasted_traceback_whose_line_is_on_the_page_says_which_other_cause_it_
 
     code = "import torch\ntorch.nn.CrossEntropyLoss(torch.randn(4, 3), torch.tensor([0, 1, 2, 1]))"
     traceback_text = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stderr
-    remark = lookup.other_cause_remark(PAGE.entry_by_id["bool-ambiguous"], traceback_text)
-    assert remark and "legacy_get_string" in remark
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    open_reference(page, site_url)
-    paste(page, traceback_text)
-    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'literal'")
+    remark = _pasted_with_remark(page, site_url, traceback_text, "bool-ambiguous", "literal")
     page.wait_for_selector('[data-entry][aria-current="true"]')
+    assert "legacy_get_string" in remark
     assert current_entries(page) == ["bool-ambiguous"] and f"⚠️ {remark}" in status(page)
