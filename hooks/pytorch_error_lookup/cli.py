@@ -194,8 +194,9 @@ BULLET_INDENT = "  "  # as wide as "· "
 def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "", *,
                       sources: bool = False, text: str = "") -> list[str]:
     """The row's other causes (the same words, another mistake), as the page lists them under
-    its cause; with `sources`, each with the thread that traced it. One the pasted `text` shows
-    (lookup.shown_other_cause) is said first, and its bullet points at it."""
+    its cause; with `sources`, each with the thread that traced it. When the pasted `text` shows
+    some of them (lookup.shown_other_causes), a line before the list says so and their bullets
+    point at them."""
     if not entry.get("other_causes"):
         return []
     lines = []

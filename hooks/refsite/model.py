@@ -239,7 +239,7 @@ class OtherCause:
     """Another mistake that prints a row's words, as a public thread traced it (`source`)."""
     cause: str  # inline Markdown, as the row's own cause
     source: str
-    shown_by: tuple[str, ...] = ()  # what in a paste shows it is this one (lookup.shown_other_cause)
+    shown_by: tuple[str, ...] = ()  # what in a paste shows it is this one (lookup.shown_other_causes)
 
 
 @dataclass(frozen=True)
