@@ -249,3 +249,18 @@ def test_a_long_querys_word_check_passes_over_no_template_that_fits(lookup, monk
     monkeypatch.setattr(rule, "LONG_QUERY", 0)
     assert [best_fit(templates, text) for text in texts] == without
     assert any(without)
+
+
+def test_a_list_of_tensors_given_to_a_constructor_is_the_scalar_rows_other_cause(lookup):
+    """The real paste (tune part) whose thread traced it: `torch.Tensor(list of tensors)`. The
+    row is said, and what the paste shows points at the other cause that explains it."""
+    import real_pastes
+    from pytorch_error_lookup.lookup import other_cause_remark
+
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                 if paste["source"] == "https://github.com/pytorch/pytorch/issues/38196")
+    answer = lookup(paste)
+    assert (answer.verdict, answer.ids) == (MATCH, ("item-multi-element",))
+    _, row = lookup.entry("item-multi-element")
+    assert other_cause_remark(row, paste) == "报错里有 torch.Tensor(：多半是下面「也可能是」里的第 1 种"
+    assert other_cause_remark(row, "ValueError: only one element tensors can be converted to Python scalars") is None
