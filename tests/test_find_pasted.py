@@ -134,7 +134,10 @@ def test_a_paste_that_shows_one_of_the_rows_other_causes_is_told_which(page, sit
     pasted = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
                   if paste["source"] == "https://github.com/izmailovpavel/flowgmm/issues/8")
     remark = _pasted_with_remark(page, site_url, pasted, "missing-attribute", "match")
-    assert "no attribute 'module'" in remark and f"⚠️ {remark}" in status(page)
+    assert "no attribute 'module'" in remark and f" · ⚠️ {remark} · " in status(page)
+    page.press(INPUT, "Enter")  # landed on the row: the status still says which cause
+    page.wait_for_selector('[data-entry][aria-current="true"]')
+    assert status(page).startswith("已跳到对上的那一条") and status(page).endswith(f" · ⚠️ {remark}")
     type_query(page, "AttributeError: 'Net' object has no attribute 'encoder'")
     page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'match'")
     assert "报错里有" not in status(page)
@@ -152,4 +155,20 @@ def test_a_pasted_traceback_whose_line_is_on_the_page_says_which_other_cause_it_
     remark = _pasted_with_remark(page, site_url, traceback_text, "bool-ambiguous", "literal")
     page.wait_for_selector('[data-entry][aria-current="true"]')
     assert "legacy_get_string" in remark
-    assert current_entries(page) == ["bool-ambiguous"] and f"⚠️ {remark}" in status(page)
+    assert current_entries(page) == ["bool-ambiguous"] and status(page).endswith(f" · ⚠️ {remark}")
+
+
+def test_a_row_whose_words_fit_but_not_its_context_is_the_first_suggestion_with_why(page, site_url):
+    """Two images stacked by hand (torch 2.13 output): the row about batching is not said (no
+    collate in the traceback), but it is the first suggestion, with the terminal's reason."""
+    text = ('Traceback (most recent call last):\n  File "<string>", line 4, in <module>\n'
+            "RuntimeError: stack expects each tensor to be equal size, but got [3, 375, 500] at entry 0 "
+            "and [3, 500, 333] at entry 1")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    paste(page, text)
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")
+    assert page.get_attribute("[data-find-suggestions] li:first-child a", "href") == "#stack-unequal-size"
+    why = page.locator("[data-find-suggestions] li:first-child [data-find-why]").text_content()
+    assert why == "⚠️ " + lookup.why_not_said(PAGE.entry_by_id["stack-unequal-size"], text)
+

@@ -166,8 +166,8 @@ def test_a_rows_other_causes_are_said_with_it_and_explain_gives_their_threads(mo
 
 def test_a_paste_that_shows_one_of_the_rows_other_causes_is_told_which(monkeypatch):
     """Real pastes (tune part): `no attribute 'module'` is the DataParallel cause of the missing
-    attribute row; `filter(lambda p: p.requires_grad, …)` points at two of the empty parameter
-    list's. The answer says so before the list and points at them; --json gives their places."""
+    attribute row; `filter(lambda p: p.requires_grad, …)` at the empty parameter list's frozen
+    parameters. The answer says so before the list and points at it; --json gives its place."""
     import real_pastes
 
     monkeypatch.setenv("COLUMNS", "200")
@@ -178,13 +178,27 @@ def test_a_paste_that_shows_one_of_the_rows_other_causes_is_told_which(monkeypat
     remark = out.index("⚠️ 报错里有 no attribute 'module'：多半是下面「也可能是」里的第 1 种")
     assert remark < out.index("同样这句报错，也可能是：") < out.index("➜ 缺的是 `module`")
     assert json.loads(run(["--json"], module.encode())[1])["results"][0]["other_causes_shown"] == [0]
+    status, out, _ = run(["--explain", "missing-attribute"])  # how to tell it, as 附录A says beside it
+    assert status == 0 and "（报错里有 `no attribute 'module'` 时，多半是这一种）" in out
     frozen = pastes["https://github.com/lxztju/pytorch_classification/issues/13"]
     status, out, _ = run([], frozen.encode())
-    assert "报错里有 p.requires_grad：多半是下面「也可能是」里的第 1、2 种" in out
-    assert out.count("➜ ") == 2 and "· 模型本来就没有参数" in out
+    assert "报错里有 p.requires_grad：多半是下面「也可能是」里的第 1 种" in out
+    assert out.count("➜ ") == 1 and "➜ 参数全被冻结了" in out and "· 传进去的是一个已经被读空的生成器" in out
     # The row's text alone shows none of them: no remark, every bullet plain.
     status, out, _ = run([], b"AttributeError: 'Net' object has no attribute 'encoder'")
     assert status == 0 and "报错里有" not in out and "➜" not in out
+
+
+def test_why_a_row_is_only_suggested_is_said_of_suggestions_only(monkeypatch):
+    """The page's own example pasted with frames that pass no collate: on the page word for word
+    (`literal`), so no reason it is only suggested, neither in the text nor in --json."""
+    monkeypatch.setenv("COLUMNS", "200")
+    pasted = ('Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    batch = torch.stack(rows)\n'
+              "RuntimeError: stack expects each tensor to be equal size, but got [3] at entry 0 and [4] at entry 1")
+    status, out, _ = run([], pasted.encode())
+    assert status == 0 and "没有经过" not in out
+    answer = json.loads(run(["--json"], pasted.encode())[1])
+    assert answer["verdict"] == "literal" and answer["results"][0]["why"] is None
 
 
 def test_explain_an_unknown_id_suggests_close_ones():

@@ -72,10 +72,10 @@ def test_a_quote_left_open_is_named_on_its_own_line(data):
 def test_a_quoted_value_over_several_lines_is_not_blamed_for_a_mistake_after_it(data):
     """A quoted value may run over lines (the verifier's files have many): a mistake after it
     is placed as PyYAML places it, never on that quote."""
-    edit(data, APPENDIX, 'cause: "`.item()` / `float()` 只能用在单元素张量上"',
-         'cause: "`.item()` / `float()`\n              只能用在单元素张量上"')
+    edit(data, APPENDIX, 'cause: "⭐ 报错自带修法。注意 `.detach()` 之后还是共享内存的"',
+         'cause: "⭐ 报错自带修法。\n              注意 `.detach()` 之后还是共享内存的"')
     load_site(data)  # valid as it is
-    edit(data, APPENDIX, '只能用在单元素张量上"\n            chapters: ["01"]', '只能用在单元素张量上"\n           chapters: ["01"]')
+    edit(data, APPENDIX, '之后还是共享内存的"\n            chapters: ["01", "04"]', '之后还是共享内存的"\n           chapters: ["01", "04"]')
     [message] = problems(data)
     assert "quote" not in message, message
 
@@ -253,6 +253,19 @@ def test_keywords_an_editor_checks_are_checked_by_the_build_too(data):
     line, written = verification_date_line(data)
     edit(data, "pytorch/verification.yml", written, "date: 'yesterday'")
     assert problems(data) == [f"data/pytorch/verification.yml:{line}: field 'date': 'yesterday' is not a 'date'"]
+
+
+def test_what_shows_an_other_cause_is_checked_and_never_the_rows_own_text(data):
+    """`shown_by`: each text one line of two characters or more, and none that the row's own
+    text holds (every paste of the row would show it)."""
+    own = edit(data, APPENDIX, '                shown_by: ["no attribute \'module\'"]',
+               '                shown_by: ["object has no attribute", "x", " spaced"]')
+    messages = problems(data)
+    where = f"data/{APPENDIX}:{own}: entry 'missing-attribute': field 'other_causes[0].shown_by"
+    assert any(m.startswith(f"{where}[0]': 'object has no attribute' is in the row's own text") for m in messages), messages
+    assert any(m.startswith(f"{where}[1]': 'x' is too short: at least 2 characters") for m in messages), messages
+    assert any(m.startswith(f"{where}[2]': ' spaced' is not allowed here: must be one line, with no space at either end")
+               for m in messages), messages
 
 
 def test_an_other_cause_needs_its_thread_and_a_public_address(data):

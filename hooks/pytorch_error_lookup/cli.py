@@ -26,8 +26,8 @@ import re
 import sys
 from collections import namedtuple
 
-from .lookup import (OTHER_CAUSES_LABEL, Answer, Lookup, Page, how_it_fits, other_cause_remark, release_line, release_numbers,
-                     release_remark, shown_other_causes, why_only_suggested)
+from .lookup import (OTHER_CAUSES_LABEL, SHOWN_BY_HINT, Answer, Lookup, Page, how_it_fits, other_cause_remark, release_line,
+                     release_numbers, release_remark, shown_other_causes, why_only_suggested)
 from .paste import PASTE_RULES, in_words, names_an_error
 from .rule import LITERAL, MATCH, NONE, WEAK, has_a_word
 from .terminal import Painter, is_terminal, wants_colour, wrap
@@ -150,7 +150,7 @@ def as_json(answer: Answer, base: str | None, text: str) -> dict:
              "chapters": [chapter["id"] for chapter in entry["chapters"]],
              "url": entry_url(base, answer.page.url, entry["id"]) if base else None,
              # Why a row whose words fit is only suggested, as the text output says under it.
-             "why": why_only_suggested(answer, entry, text),
+             "why": why_only_suggested(answer, entry, text) if answer.verdict == WEAK else None,
              # The places (from 0) of the other causes the input shows, for a row said (literal
              # or match), as the text output points at them.
              "other_causes_shown": ([place for place, _ in shown_other_causes(entry, text)]
@@ -209,6 +209,9 @@ def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "",
         bullet = "➜ " if place in shown else "· "
         said[0] = indent + bullet + said[0][len(indent + BULLET_INDENT):]
         lines += said
+        if sources and other.get("shown_by"):  # how to tell it, as 附录A says beside it
+            shown = " 或 ".join(f"`{it}`" for it in other["shown_by"])
+            lines += wrap(paint(paint.markdown(SHOWN_BY_HINT.format(shown=shown)), "dim"), width, indent + BULLET_INDENT)
         if sources:
             lines += wrap(paint("出处：", "dim") + paint.link(other["source"]), width, indent + BULLET_INDENT)
     return lines
@@ -274,7 +277,7 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
             lines += wrap("+ " + paint(entry["second_line"], "title"), width, INDENT)
         if entry.get("context"):
             lines += wrap(f"（{entry['context']}）", width, INDENT)
-        if why := why_only_suggested(answer, entry, text):
+        if answer.verdict == WEAK and (why := why_only_suggested(answer, entry, text)):
             lines += wrap(paint(f"⚠️ {why}", "warn"), width, INDENT)
         lines += wrap(paint.markdown(entry["cause"]), width, INDENT)
         if answer.verdict != WEAK:  # a row said, whole; a suggestion stays short

@@ -18,7 +18,7 @@ from functools import cached_property
 
 from .paste import message_missing, reduce_paste
 from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
-from .rank import Ranker, query_terms
+from .rank import Ranker, query_terms, suggested_first
 
 DATA_FILE = "lookup-data.json"
 class Page:
@@ -134,6 +134,9 @@ OTHER_CAUSES_LABEL = "同样这句报错，也可能是："
 # `shown_by`): by the terminal, the notebook's note and the page's box (find-suggest.js, from the
 # rules payload). `{shown}`: the code or words; `{places}`: those causes' places in the list.
 OTHER_CAUSE_SHOWN = "报错里有 {shown}：多半是下面「也可能是」里的第 {places} 种"
+# Beside an other cause that names what shows it, on the page (_table_errors.html) and in
+# `--explain`: `{shown}`, its `shown_by` texts as code, joined by 或.
+SHOWN_BY_HINT = "（报错里有 {shown} 时，多半是这一种）"
 
 
 def shown_other_causes(entry: dict, text: str) -> list[tuple[int, str]]:
@@ -302,6 +305,9 @@ class Lookup:
         skip = frozenset(entry["id"] for page in self.pages for entry in page.entries if why_not_said(entry, text))
         # A wording another situation prints too is a row's when the paste shows the row's call.
         called = frozenset(entry["id"] for page in self.pages for entry in page.entries if shows_call(entry, text))
+        # A row whose message alone is any such error's: its words fitting say nothing.
+        generic = frozenset(entry["id"] for page in self.pages for entry in page.entries
+                            if lacks_own_context(entry, text))
         for error in errors:
             for reading in error.readings:
                 answer = self.answer(reading, rank=False, skip=skip, called=called)
@@ -311,13 +317,16 @@ class Lookup:
             return Answer(NONE, None, (), message_missing=True)
         if not errors:
             return Answer(NONE, None, ())
-        return self.answer(errors[0].text, rank=rank, skip=skip, called=called)._replace(others=len(errors) - 1)
+        return self.answer(errors[0].text, rank=rank, skip=skip, called=called,
+                           generic=generic)._replace(others=len(errors) - 1)
 
     def answer(self, query: str, *, rank: bool = True, skip: frozenset[str] = frozenset(),
-               called: frozenset[str] = frozenset()) -> Answer:
+               called: frozenset[str] = frozenset(), generic: frozenset[str] = frozenset()) -> Answer:
         """The verdict and entries for one error on one line, in the order rule.verdict_for gives;
-        the templates of the rows in `skip` are not tried, those that need a call only for the
-        rows in `called` (rule.best_fit)."""
+        the templates of the rows in `skip` do not say them, those that need a call only for the
+        rows in `called` (rule.best_fit). A row of `skip` whose words fit all the same, or one
+        passed over for its sizes only reordered, is suggested first (rank.suggested_first),
+        unless it is `generic`: its message alone is any such error's."""
         needles = literal_needles(query)
         if not needles:
             return Answer(NONE, None, ())
@@ -328,12 +337,15 @@ class Lookup:
                 return Answer(verdict_for(literal=True, explains=page.explains(rows)), page, tuple(rows), query)
         folded = fold(query)
         reordered: set[str] = set()  # rows passed over for sizes only reordered: said under their suggestion
-        fits = [(fit, page) for page in self.pages if (fit := best_fit(page.templates, folded, skip, called, reordered))]
+        passed_over: set[str] = set()  # rows whose words fit but not their context: suggested first
+        fits = [(fit, page) for page in self.pages
+                if (fit := best_fit(page.templates, folded, skip, called, reordered, passed_over))]
         if fits:
             fit, page = max(fits, key=lambda pair: pair[0].rank)
             return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,), query, fit=fit)
         for page in self.pages if rank else ():
-            ranked = page.rank(query)
+            closest = ((reordered | passed_over) - generic) & page.entry_by_id.keys()
+            ranked = suggested_first(page.rank(query), closest, page.order)
             if ranked:
                 return Answer(verdict_for(literal=False, ranked=ranked), page, tuple(ranked), query,
                               reordered=frozenset(reordered))

@@ -85,3 +85,11 @@ class Ranker:
         results = self.score_all(chosen)
         results.sort(key=lambda result: (-result[1], order.get(result[0], math.inf)))  # stable
         return [ref for ref, _ in results[:MAX_SUGGESTIONS]]
+
+
+def suggested_first(ranked: list[str], first: set[str] | frozenset[str], order: dict[str, int]) -> list[str]:
+    """The suggestions: the rows in `first` (whose own words fit the text, though it is not
+    their situation: the closest there are), in page order, then the ranked ones;
+    MAX_SUGGESTIONS in all (find-rank.js suggestedFirst)."""
+    lead = sorted(first, key=lambda row: order.get(row, math.inf))
+    return (lead + [row for row in ranked if row not in first])[:MAX_SUGGESTIONS]

@@ -559,7 +559,8 @@ def _inner_words(anchor: str) -> frozenset[str]:
 
 
 def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[str] | set[str] = frozenset(),
-             called: frozenset[str] | set[str] = frozenset(), reordered: set[str] | None = None) -> Fit | None:
+             called: frozenset[str] | set[str] = frozenset(), reordered: set[str] | None = None,
+             passed_over: set[str] | None = None) -> Fit | None:
     """The template that explains the query best. When several fit, the one in the last error
     message wins, since Python prints the error that matters last (a DataLoader worker's
     envelope comes before the real error); within one message the most specific wins (the
@@ -569,7 +570,9 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
     in `skip` are not tried (a pasted traceback that never passes through their context); a
     template that needs a call counts only for the rows in `called` (the paste shows one of their
     calls). `reordered`, if given, is told the rows passed over because the message their
-    template fits holds its sizes only reordered (a suggestion of them says why)."""
+    template fits holds its sizes only reordered (a suggestion of them says why); `passed_over`,
+    if given, the rows in `skip` whose templates fit all the same (the closest rows there are:
+    they are suggested first, saying why)."""
     best: Fit | None = None
     partial: dict[str, Fit] = {}  # the best partial fit of each row
     starts = None
@@ -577,7 +580,10 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
     # without scanning the query for the anchor (a scan per template is most of a megabyte's wait).
     words = set(re.findall(_LETTERS, folded_query)) if len(folded_query) > LONG_QUERY else None
     for template in templates:
-        if template.entry in skip or (template.needs_call and template.entry not in called):
+        ruled_out = template.entry in skip
+        if ruled_out and (passed_over is None or template.entry in passed_over):
+            continue
+        if template.needs_call and template.entry not in called:
             continue
         if words is not None and not words.issuperset(_inner_words(template.anchor)):
             continue
@@ -599,6 +605,9 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
         if template.sizes_differ and only_reordered(folded_query[since:_message_end(folded_query, starts, found.start())]):
             if reordered is not None:
                 reordered.add(template.entry)
+            continue
+        if ruled_out:
+            passed_over.add(template.entry)
             continue
         fit = Fit(template.entry, message, template.fixed, found.end(), template.said_by, template.max_query is not None)
         if template.partial:

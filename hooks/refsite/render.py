@@ -16,7 +16,7 @@ from markupsafe import Markup
 from pytorch_error_lookup import rule as lookup_rule
 
 from pytorch_error_lookup.inline import parse_inline
-from pytorch_error_lookup.lookup import OTHER_CAUSES_LABEL
+from pytorch_error_lookup.lookup import OTHER_CAUSES_LABEL, SHOWN_BY_HINT
 from .model import SEEN_LABELS, Site
 from .sitemap import HOME, SitePage, book_index_uri, chapter_uri, progress_manifest, reference_uri
 
@@ -103,6 +103,7 @@ class Renderer:
         self.env.filters["md"] = InlineMarkdown(self.env)
         self.env.globals["seen_labels"] = SEEN_LABELS
         self.env.globals["other_causes_label"] = OTHER_CAUSES_LABEL  # the terminal's words too
+        self.env.globals["shown_by_hint"] = SHOWN_BY_HINT.split("{shown}")  # around the codes, as --explain says it
         # The lookup rule's patterns that the page's box applies at each keystroke (find-verdict.js).
         self.env.globals["find_patterns"] = {
             "exception": lookup_rule.EXCEPTION_PREFIX.pattern,

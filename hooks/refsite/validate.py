@@ -107,6 +107,8 @@ def _message(error: ValidationError, value) -> str:
         return f"{value!r} is not allowed here: {error.schema.get('description') or f'must match {expected}'}"
     if keyword == "minLength" and expected == 1:
         return "must not be empty"
+    if keyword == "minLength":
+        return f"{value!r} is too short: at least {expected} characters"
     if keyword == "minItems":
         return f"needs at least {expected} item(s)"
     if keyword == "minimum":
@@ -231,6 +233,7 @@ def check_references(site: dict, site_file: str, books: list[tuple[dict, str]],
                     f"book {linked_book!r} is not listed in the site's books ({', '.join(sorted(book_ids))})",
                     entry=row.get("id"), field="book"))
         problems += _covered_and_left_out(rows, page_file)
+        problems += _telltales_in_own_text(rows, page_file)
         next_link = page.get("next")
         target = next_link.get("target") if isinstance(next_link, dict) else None
         if isinstance(target, str) and target not in {"book-index", "home"} | chapter_ids | page_ids:
@@ -264,4 +267,24 @@ def _covered_and_left_out(rows: list, page_file: str) -> list[Problem]:
                     f"the not-covered row '{other.get('id')}' (line {line_of(other, 'category')}) lists this "
                     f"error as left out: take it out of that list now that a row covers it",
                     entry=row.get("id"), field="fragment"))
+    return problems
+
+
+def _telltales_in_own_text(rows: list, page_file: str) -> list[Problem]:
+    """An other cause's `shown_by` text that the row's own text holds (`equal size` in `stack
+    expects each tensor to be equal size`): every paste of the row shows it, so it tells that
+    cause apart from none, and the lookup would point at it every time."""
+    problems = []
+    for row in rows:
+        own = " ".join(text for text in (row.get("fragment"), row.get("second_line")) if isinstance(text, str))
+        others = row.get("other_causes") if isinstance(row.get("other_causes"), list) else []
+        for place, other in enumerate(others):
+            shown_by = other.get("shown_by") if isinstance(other, dict) else None
+            for index, shown in enumerate(shown_by if isinstance(shown_by, list) else []):
+                if isinstance(shown, str) and shown and shown in own:
+                    problems.append(Problem(
+                        page_file, line_of(other, "shown_by"),
+                        f"{shown!r} is in the row's own text: every paste of it shows that, so it tells "
+                        f"this cause apart from none", entry=row.get("id"),
+                        field=f"other_causes[{place}].shown_by[{index}]"))
     return problems

@@ -165,6 +165,16 @@ export function rank(ranker, text, order) {
   return best.map(({ ref, score }) => ({ id: ref, score }));
 }
 
+/**
+ * The suggestions: the rows in `first` (whose own words fit the text, though it is not their
+ * situation: the closest there are), in page order, then the `ranked` ones ({ id, score });
+ * MAX_SUGGESTIONS in all (pytorch_error_lookup.rank.suggested_first).
+ */
+export function suggestedFirst(ranked, first, order) {
+  const lead = [...first].sort((a, b) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity)).map((id) => ({ id }));
+  return [...lead, ...ranked.filter(({ id }) => !first.has(id))].slice(0, MAX_SUGGESTIONS);
+}
+
 function before(a, b, position) {
   return a.score > b.score || (a.score === b.score && position(a.ref) < position(b.ref));
 }

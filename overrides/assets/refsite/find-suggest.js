@@ -94,11 +94,14 @@ export class Suggestions {
     this.why = shown.why ?? new Map(); // why a row its words fit is only suggested
     this.otherCauses = shown.otherCauses ?? new Map(); // what is said beside a row whose other cause it shows
     const reordered = new Set(); // rows passed over for sizes only reordered: said under their suggestion
-    const fit = bestFit(templates, foldQuery(query), this.patterns, shown, reordered);
+    const passedOver = new Set(); // rows whose words fit but not their context: suggested first
+    const fit = bestFit(templates, foldQuery(query), this.patterns, shown, reordered, passedOver);
     const onPage = (id) => document.getElementById(id);
     this.fit = fit && onPage(fit.entry) ? fit : null;
     if (!this.fit && !await stillWanted()) return;
-    this.ranked = this.fit ? [] : ranking.rank(ranker, query, this.entryOrder).filter(({ id }) => onPage(id));
+    this.ranked = this.fit ? [] : ranking.suggestedFirst(ranking.rank(ranker, query, this.entryOrder),
+      new Set([...reordered, ...passedOver].filter((id) => onPage(id) && !shown.generic?.has(id))), this.entryOrder)
+      .filter(({ id }) => onPage(id));
     if (this.ranked.length) { // as lookup.why_only_suggested: the context's reason first
       this.why = new Map(this.why);
       for (const row of reordered) {
@@ -114,9 +117,8 @@ export class Suggestions {
   showMatch() {
     const { entry } = this.fit;
     this.list.replaceChildren(this.item(entry));
-    const remark = this.otherCauses.get(entry);
     this.status.set(`对上了一条：「${entryLabel(document.getElementById(entry), 60)}」。${howItFits(this.fit)}`
-      + `${remark ? ` · ⚠️ ${remark}` : ""} · 回车跳过去`);
+      + `${this.otherCauseShown(entry)} · 回车跳过去`);
     if (this.landOnArrival) this.land(entry);
   }
 
@@ -132,6 +134,16 @@ export class Suggestions {
       // A description in the reader's words (a symptom), not an error's text: nothing to be "not covered".
       ? `本页没有这句原文。按字面最接近的 ${this.ranked.length} 条如下，不一定就是你遇到的情况。`
       : `本页没有收录这条报错。下面 ${this.ranked.length} 条只是字面相近，不一定相关，请对照原文再用。`);
+  }
+
+  /**
+   * What the terminal says beside the row when the text shows one of its other causes
+   * (lookup.other_cause_remark), as a part of the status line; else "". (A template literal
+   * inside another's `${…}` loses its spaces to the minifier: tests/test_minify.py.)
+   */
+  otherCauseShown(id) {
+    const remark = this.otherCauses.get(id);
+    return remark ? ` · ⚠️ ${remark}` : "";
   }
 
   /** Where else to look: the page's 九 and the chapter map. */
@@ -179,7 +191,7 @@ export class Suggestions {
     this.viewport.scrollIntoViewBelowBox(entry, null, "start");
     const label = entryLabel(entry, 60);
     this.status.set(this.fit?.entry === id
-      ? `已跳到对上的那一条：「${label}」`
+      ? `已跳到对上的那一条：「${label}」${this.otherCauseShown(id)}`
       : `已跳到「${label}」。它只是字面相近，不一定解释你的报错。`);
   }
 

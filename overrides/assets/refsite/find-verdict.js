@@ -20,7 +20,8 @@ export { loadContextData, loadPasteRules, loadRules, rulesUrl };
  * shows a call of (calledRows); `why`, for each skipped row, why in the reader's words, as the
  * terminal says it under a suggestion (pytorch_error_lookup.lookup.why_not_said); `otherCauses`,
  * for each row whose other causes it shows, what the box says beside that row when it is the
- * answer (otherCauseRemarks). As pytorch_error_lookup.lookup reads the whole text it is given.
+ * answer (otherCauseRemarks); `generic`, the rows whose message alone is any such error's
+ * (unshownContextRows). As pytorch_error_lookup.lookup reads the whole text it is given.
  */
 export async function loadContextReader(pageKey) {
   const {
@@ -40,6 +41,8 @@ export async function loadContextReader(pageKey) {
       called: calledRows(calledThrough, text),
       why,
       otherCauses: otherCauseRemarks(otherCausesShownBy, otherCauseShown, text),
+      // The rows whose message alone is any such error's: their words fitting say nothing.
+      generic: unshownContextRows(onlyIfShown, text),
     };
   };
 }
@@ -117,9 +120,12 @@ export function messageStarts(foldedQuery, patterns) {
  * order. A partial template (a head or tail) counts only when no whole one fits and it is the
  * only row's to fit. `context` (loadContextReader): the rows in `skip` are not tried; a template
  * that needs a call counts only for the rows in `called`. `reordered`, a Set if given, is told
- * the rows passed over because the message their template fits holds its sizes only reordered.
+ * the rows passed over because the message their template fits holds its sizes only reordered;
+ * `passedOver`, a Set if given, the rows in `skip` whose templates fit all the same (the closest
+ * rows there are: suggested first, saying why).
  */
-export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), called = new Set() } = {}, reordered = null) {
+export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), called = new Set() } = {}, reordered = null,
+  passedOver = null) {
   let best = null;
   const partial = new Map(); // entry -> its best partial fit
   let starts = null;
@@ -127,7 +133,9 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
   // without scanning the query for the anchor (a scan per template is most of a megabyte's wait).
   const words = foldedQuery.length > LONG_QUERY ? new Set(foldedQuery.match(LETTERS)) : null;
   for (const template of templates) {
-    if (skip.has(template.entry)) continue; // a pasted traceback that never passes through its context
+    // A pasted traceback that never passes through its context: tried only to tell `passedOver`.
+    const ruledOut = skip.has(template.entry);
+    if (ruledOut && (!passedOver || passedOver.has(template.entry))) continue;
     if (template.needs_call && !called.has(template.entry)) continue; // a near miss's words too: needs the row's call
     if (words && !innerWords(template.anchor).every((word) => words.has(word))) continue;
     if (template.max_query !== undefined && longerThan(foldedQuery, template.max_query)) continue;
@@ -142,6 +150,10 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
     if (shownOtherwise(template, foldedQuery, since)) continue;
     if (template.sizes_differ && onlyReordered(foldedQuery.slice(since, messageEnd(foldedQuery, starts, found.index)))) {
       reordered?.add(template.entry);
+      continue;
+    }
+    if (ruledOut) {
+      passedOver.add(template.entry);
       continue;
     }
     const fit = {
