@@ -337,14 +337,15 @@ class Lookup:
                 return Answer(verdict_for(literal=True, explains=page.explains(rows)), page, tuple(rows), query)
         folded = fold(query)
         reordered: set[str] = set()  # rows passed over for sizes only reordered: said under their suggestion
-        passed_over: set[str] = set()  # rows whose words fit but not their context: suggested first
+        # Rows whose words fit but not their context: suggested first (looked for only to rank).
+        passed_over: set[str] | None = set() if rank else None
         fits = [(fit, page) for page in self.pages
                 if (fit := best_fit(page.templates, folded, skip, called, reordered, passed_over))]
         if fits:
             fit, page = max(fits, key=lambda pair: pair[0].rank)
             return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,), query, fit=fit)
         for page in self.pages if rank else ():
-            closest = ((reordered | passed_over) - generic) & page.entry_by_id.keys()
+            closest = ((reordered | (passed_over or set())) - generic) & page.entry_by_id.keys()
             ranked = suggested_first(page.rank(query), closest, page.order)
             if ranked:
                 return Answer(verdict_for(literal=False, ranked=ranked), page, tuple(ranked), query,
