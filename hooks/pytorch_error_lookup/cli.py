@@ -26,8 +26,8 @@ import re
 import sys
 from collections import namedtuple
 
-from .lookup import (OTHER_CAUSES_LABEL, SHOWN_BY_HINT, Answer, Lookup, Page, how_it_fits, other_cause_remark, release_line,
-                     release_numbers, release_remark, shown_other_causes, why_only_suggested)
+from .lookup import (OTHER_CAUSES_LABEL, SHOWN_BY_HINT, Answer, Lookup, Page, how_it_fits, release_line,
+                     release_numbers, release_remark, remark_on, shown_other_causes, why_only_suggested)
 from .paste import PASTE_RULES, in_words, names_an_error
 from .rule import LITERAL, MATCH, NONE, WEAK, has_a_word
 from .terminal import Painter, is_terminal, wants_colour, wrap
@@ -200,13 +200,14 @@ def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "",
     if not entry.get("other_causes"):
         return []
     lines = []
-    if remark := other_cause_remark(entry, text):
+    shown = shown_other_causes(entry, text)
+    if remark := remark_on(shown):
         lines += wrap(paint(f"⚠️ {remark}", "warn"), width, indent)
-    shown = {place for place, _ in shown_other_causes(entry, text)}
+    places = {place for place, _ in shown}
     lines += wrap(paint(OTHER_CAUSES_LABEL, "dim"), width, indent)
     for place, other in enumerate(entry["other_causes"]):
         said = wrap(paint.markdown(other["cause"]), width, indent + BULLET_INDENT)  # hangs under its bullet
-        bullet = "➜ " if place in shown else "· "
+        bullet = "➜ " if place in places else "· "
         said[0] = indent + bullet + said[0][len(indent + BULLET_INDENT):]
         lines += said
         if sources and other.get("shown_by"):  # how to tell it, as 附录A says beside it

@@ -153,7 +153,11 @@ def shown_other_causes(entry: dict, text: str) -> list[tuple[int, str]]:
 
 def other_cause_remark(entry: dict, text: str) -> str | None:
     """OTHER_CAUSE_SHOWN for `text` and the row, or None when it shows none of them."""
-    shown = shown_other_causes(entry, text)
+    return remark_on(shown_other_causes(entry, text))
+
+
+def remark_on(shown: list[tuple[int, str]]) -> str | None:
+    """OTHER_CAUSE_SHOWN for the other causes a text shows (shown_other_causes), or None."""
     if not shown:
         return None
     return OTHER_CAUSE_SHOWN.format(shown="、".join(dict.fromkeys(found for _, found in shown)),

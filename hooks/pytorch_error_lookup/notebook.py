@@ -16,7 +16,7 @@ import traceback
 from .inline import parse_inline
 
 from .cli import INDENT, SITE_VARIABLE, entry_url, other_cause_lines, terminal_width, where_to_read
-from .lookup import (OTHER_CAUSES_LABEL, Lookup, how_it_fits, off_context, other_cause_remark, release_remark,
+from .lookup import (OTHER_CAUSES_LABEL, Lookup, how_it_fits, off_context, release_remark, remark_on,
                      shown_other_causes)
 from .rule import LITERAL, MATCH
 from .terminal import Painter, wrap
@@ -90,11 +90,12 @@ class Note:
         others = self.entry.get("other_causes")
         if not others:
             return ""
-        shown = {place for place, _ in shown_other_causes(self.entry, self.traceback_text)}
-        items = "".join(f'<li>{"➜ " if place in shown else ""}{_inline_html(other["cause"])} '
+        shown = shown_other_causes(self.entry, self.traceback_text)
+        places = {place for place, _ in shown}
+        items = "".join(f'<li>{"➜ " if place in places else ""}{_inline_html(other["cause"])} '
                         f'<a href="{html.escape(other["source"], quote=True)}" target="_blank">出处</a></li>'
                         for place, other in enumerate(others))
-        remark = other_cause_remark(self.entry, self.traceback_text)
+        remark = remark_on(shown)
         said = f"<div>⚠️ {html.escape(remark)}</div>" if remark else ""
         return f'{said}<div>{html.escape(OTHER_CAUSES_LABEL)}<ul style="margin:2px 0">{items}</ul></div>'
 

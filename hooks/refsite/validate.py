@@ -277,14 +277,12 @@ def _telltales_in_own_text(rows: list, page_file: str) -> list[Problem]:
     problems = []
     for row in rows:
         own = " ".join(text for text in (row.get("fragment"), row.get("second_line")) if isinstance(text, str))
-        others = row.get("other_causes") if isinstance(row.get("other_causes"), list) else []
-        for place, other in enumerate(others):
+        for place, other in enumerate(row.get("other_causes") or []):
             shown_by = other.get("shown_by") if isinstance(other, dict) else None
-            for index, shown in enumerate(shown_by if isinstance(shown_by, list) else []):
-                if isinstance(shown, str) and shown and shown in own:
-                    problems.append(Problem(
-                        page_file, line_of(other, "shown_by"),
-                        f"{shown!r} is in the row's own text: every paste of it shows that, so it tells "
-                        f"this cause apart from none", entry=row.get("id"),
-                        field=f"other_causes[{place}].shown_by[{index}]"))
+            held = [(index, shown) for index, shown in enumerate(shown_by if isinstance(shown_by, list) else [])
+                    if isinstance(shown, str) and shown and shown in own]
+            problems += [Problem(page_file, line_of(other, "shown_by"),
+                                 f"{shown!r} is in the row's own text: every paste of it shows that, so it "
+                                 f"tells this cause apart from none", entry=row.get("id"),
+                                 field=f"other_causes[{place}].shown_by[{index}]") for index, shown in held]
     return problems
