@@ -268,6 +268,15 @@ def test_what_shows_an_other_cause_is_checked_and_never_the_rows_own_text(data):
                for m in messages), messages
 
 
+def test_what_shows_an_other_cause_is_not_the_rows_own_text_behind_the_exceptions_name(data):
+    """`RuntimeError: element 0 of tensors` is in every paste of the row as much as its fragment."""
+    line = edit(data, APPENDIX, 'shown_by: ["use_reentrant", "None of the inputs have requires_grad=True"]',
+                'shown_by: ["use_reentrant", "RuntimeError: element 0 of tensors"]')
+    assert problems(data) == [f"data/{APPENDIX}:{line}: entry 'no-grad-fn': field 'other_causes[0].shown_by[1]': "
+                              "'RuntimeError: element 0 of tensors' is in the row's own text: every paste of it "
+                              "shows that, so it tells this cause apart from none"]
+
+
 def test_an_other_cause_needs_its_thread_and_a_public_address(data):
     """A row's other cause without the thread that traced it, or with an address that is not a
     public one, stops the build naming the row and the field."""
