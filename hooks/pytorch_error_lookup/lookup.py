@@ -90,14 +90,18 @@ _FRAME = re.compile(r'^[ \t]*File "[^"\n]*", line \d+', re.MULTILINE)
 
 def off_context(entry: dict, text: str) -> bool:
     """Whether `text` is a traceback that never passes through the code the row's context names
-    (`torch.load`): neither a code line calling it nor a frame of that function. A single line
-    shows no frames, so it is never off context."""
+    (`torch.load`): neither a code line calling it, nor a frame of that function, nor one in its
+    package's files (`torch/onnx/`, for a traceback cut above the call). A single line shows no
+    frames, so it is never off context."""
     codes = entry.get("context_code") or []
     if not codes or not _FRAME.search(text):
         return False
     for code in codes:
-        function = code.rsplit(".", 1)[-1]
+        package, function = code.rsplit(".", 1) if "." in code else ("", code)
         if code in text or re.search(rf", in {re.escape(function)}\b", text):
+            return False
+        # A package below torch's top level only: every frame of torch is in `torch/`.
+        if "." in package and any(f"{package.replace('.', slash)}{slash}" in text for slash in "/\\"):
             return False
     return True
 

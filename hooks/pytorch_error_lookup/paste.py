@@ -246,8 +246,8 @@ def _errors_of(lines: list[str]) -> list[PastedError]:
         if raised:
             errors.append(PastedError(f"{text} {raised}".strip()))
         elif text:
-            errors.append(PastedError(text, _unwrapped(text_lines, [raw_lengths[index] for index in block]),
-                                      _quoted(joined, text)))
+            unwrapped = _unwrapped(text_lines, [raw_lengths[index] for index in block])
+            errors.append(PastedError(text, None if unwrapped == text else unwrapped, _quoted(joined, text)))
     return errors
 
 
@@ -272,7 +272,8 @@ def _raised(lines: list[str]) -> str | None:
 
 def _unwrapped(lines: list[str], raw_lengths: list[int]) -> str | None:
     """The block read with its fixed-width wraps undone: a line as long as the longest (and at
-    least `wrap_width`) runs on into the next with no space."""
+    least `wrap_width`) runs on into the next with no space. (The caller drops it when it reads
+    the same as the block: a long line before one that goes, a frame, unwraps nothing.)"""
     width = max(raw_lengths, default=0)
     if width < PASTE_RULES["wrap_width"] or sum(length == width for length in raw_lengths[:-1]) == 0:
         return None

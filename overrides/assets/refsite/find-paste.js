@@ -157,7 +157,8 @@ function errorsOf(lines, rules, re) {
       const withRaised = strip(`${text} ${raised}`);
       errors.push({ text: withRaised, unwrapped: null, quoted: [], readings: [withRaised] });
     } else if (text) {
-      const other = unwrapped(textLines, block.map((index) => rawLengths[index]), rules, re);
+      const wraps = unwrapped(textLines, block.map((index) => rawLengths[index]), rules, re);
+      const other = wraps === text ? null : wraps;
       const quoted = quotedIn(joined, text, rules, re);
       errors.push({ text, unwrapped: other, quoted, readings: [text, ...(other === null ? [] : [other]), ...quoted] });
     }

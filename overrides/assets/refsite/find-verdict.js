@@ -87,14 +87,17 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * The rows whose context the pasted `text` shows it never went through: a traceback with no code
- * line calling it and no frame of that function (pytorch_error_lookup.lookup.off_context). A
- * single line shows no frames, so it rules out nothing.
+ * line calling it, no frame of that function and none in its package's files below torch's top
+ * level (`torch/onnx/`) (pytorch_error_lookup.lookup.off_context). A single line shows no
+ * frames, so it rules out nothing.
  */
 export function offContextRows(contextCode, text) {
   if (!FRAME.test(text)) return new Set();
   const calls = (code) => {
     const fn = code.slice(code.lastIndexOf(".") + 1);
-    return text.includes(code) || new RegExp(`, in ${escapeRegExp(fn)}\\b`).test(text);
+    const pkg = code.includes(".") ? code.slice(0, code.lastIndexOf(".")) : "";
+    return text.includes(code) || new RegExp(`, in ${escapeRegExp(fn)}\\b`).test(text)
+      || (pkg.includes(".") && ["/", "\\"].some((slash) => text.includes(pkg.replaceAll(".", slash) + slash)));
   };
   return new Set(Object.entries(contextCode).filter(([, codes]) => codes.length && !codes.some(calls)).map(([row]) => row));
 }
