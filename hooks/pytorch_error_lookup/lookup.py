@@ -85,7 +85,8 @@ class Page:
         return [ref for ref in ranked if ref in self.entry_by_id]
 
 
-_FRAME = re.compile(r'^[ \t]*File "[^"\n]*", line \d+', re.MULTILINE)
+# A traceback's frame, also with its `File ` lost to a paste cut at the line's start.
+_FRAME = re.compile(r'^[ \t]*(?:File )?"[^"\n]*", line \d+', re.MULTILINE)
 
 
 def off_context(entry: dict, text: str) -> bool:

@@ -82,7 +82,8 @@ export function unshownContextRows(onlyIfShown, text) {
   return new Set(Object.entries(onlyIfShown).filter(([, shown]) => !shown.some((it) => text.includes(it))).map(([row]) => row));
 }
 
-const FRAME = /^[ \t]*File "[^"\n]*", line \d+/m;
+// A traceback's frame, also with its `File ` lost to a paste cut at the line's start.
+const FRAME = /^[ \t]*(?:File )?"[^"\n]*", line \d+/m;
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
