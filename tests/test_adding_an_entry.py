@@ -28,6 +28,7 @@ ROW = {"id": "readme-example",
        "cause": "`torch.cat` 的张量维数不同。⭐ 先用 `.unsqueeze()` 或 `.reshape()` 让维数一致",
        "chapters": ["01"]}
 REPRODUCER = {"code": "import torch\n\ntorch.cat([torch.ones(2), torch.ones(2, 2)])  # 1-D beside 2-D\n"}
+SECTION = "shape-dtype"  # where README says the example goes
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
@@ -35,13 +36,14 @@ def test_the_example_is_the_readmes():
     readme = README.read_text(encoding="utf-8")
     assert f'fragment: "{ROW["fragment"]}"' in readme and f'cause: "{ROW["cause"]}"' in readme
     assert REPRODUCER["code"].splitlines()[-1] in readme
+    assert f"the section with `id: {SECTION}`" in readme
 
 
 def add_entry(tmp_path: Path) -> Path:
     data = Path(shutil.copytree(DATA, tmp_path / "data"))
     page_file = data / "pytorch" / "appendix-a.yml"
     page = yaml.safe_load(page_file.read_text(encoding="utf-8"))
-    section = next(section for group in page["groups"] for section in group["sections"] if section["kind"] == "errors")
+    section = next(section for group in page["groups"] for section in group["sections"] if section["id"] == SECTION)
     section["entries"].append(ROW)
     page_file.write_text(yaml.safe_dump(page, allow_unicode=True, sort_keys=False), encoding="utf-8")
     programs_file = data / "pytorch" / "reproducers.yml"
