@@ -45,11 +45,13 @@ COMPARE_JS = """async ([serialized, texts]) => {
         const ours = known.length === 0 ? [] : ranker.scoreAll(known);
         const asMap = (results) => Object.fromEntries(results.map(({ ref, score }) => [ref, score]));
         const ranked = rankModule.rank(ranker, text, order).map(({ id }) => id);
-        // What rank() did through lunr before: the discriminating terms, index.query(), a full sort.
+        // What rank() did through lunr before: the discriminating terms (no stop words, as
+        // lunr's own stopWordFilter leaves out), index.query(), a full sort.
         const entries = Object.keys(index.fieldVectors).length / index.fields.length;
         const holding = (term) => Math.max(...index.fields.map((field) => Object.keys(index.invertedIndex[term][field]).length));
-        const rare = inLunr.filter((term) => holding(term) <= entries * 0.2);
-        const chosen = rare.length > 0 ? rare : inLunr;
+        const content = inLunr.filter((term) => lunr.stopWordFilter(new lunr.Token(term)) !== undefined);
+        const rare = content.filter((term) => holding(term) <= entries * 0.2);
+        const chosen = rare.length > 0 ? rare : content;
         const throughLunr = chosen.length === 0 ? [] : index.query((query) => {
             for (const term of chosen) query.term(term, { usePipeline: false });
         }).sort((a, b) => b.score - a.score || position(a.ref) - position(b.ref)).slice(0, 5).map(({ ref }) => ref);

@@ -6,7 +6,7 @@ side of a twin fails here or in the test named below. Every twin, in one place:
 | folding tables (quotes, invisible characters) | textfold.QUOTES, INVISIBLE_CLASS | find-textfold.js | test_find_textfold.py |
 | ranked search tokenizer | textfold.tokenize | find-tokenize.js | test_find_tokenize.py |
 | ranking scores | lunr.py | find-rank.js | test_find_rank.py |
-| ranking limits | rank.MAX_SUGGESTIONS, COMMON_TERM_SHARE | find-rank.js | here |
+| ranking limits | rank.MAX_SUGGESTIONS, COMMON_TERM_SHARE, STOP_WORDS | find-rank.js | here |
 | ranking scores and order (no lunr at run time) | rank.Ranker | find-rank.js Ranker | test_find_rank.py |
 | decision rule (templates, verdict order) | rule.py | find-verdict.js (patterns and templates are data from rule.py) | test_find_verdict.py |
 | paste reduction | paste.py | find-paste.js (its patterns are data from paste.PASTE_RULES) | test_paste.py |
@@ -50,8 +50,9 @@ def js_exports(page, module: str, names: list[str]) -> dict:
 
 def test_the_ranking_limits_are_the_same(page, site_url):
     open_reference(page, site_url)
-    js = js_exports(page, "find-rank.js", ["MAX_SUGGESTIONS", "COMMON_TERM_SHARE"])
-    assert js == {"MAX_SUGGESTIONS": rank.MAX_SUGGESTIONS, "COMMON_TERM_SHARE": rank.COMMON_TERM_SHARE}
+    js = js_exports(page, "find-rank.js", ["MAX_SUGGESTIONS", "COMMON_TERM_SHARE", "STOP_WORDS"])
+    assert ((js["MAX_SUGGESTIONS"], js["COMMON_TERM_SHARE"], set(js["STOP_WORDS"]))
+            == (rank.MAX_SUGGESTIONS, rank.COMMON_TERM_SHARE, rank.STOP_WORDS))
 
 
 def test_the_differs_kinds_are_the_same(page, site_url):

@@ -22,6 +22,16 @@ MAX_SUGGESTIONS = 5
 # A term found in more than this share of the entries barely moves a score (its idf is near
 # zero) but makes every entry a result: it is left out while rarer terms remain.
 COMMON_TERM_SHARE = 0.2
+# lunr's English stop words (lunr.stopWordFilter): what a sentence has whatever it is about. A
+# description in words (`loss since 2nd epoch becomes huge and unchanged`) is ranked on its
+# other words, not on `and`, `on` and `that`, which short rows' scores inflate.
+STOP_WORDS = frozenset(
+    "a able about across after all almost also am among an and any are as at be because been but by can cannot "
+    "could dear did do does either else ever every for from get got had has have he her hers him his how however "
+    "i if in into is it its just least let like likely may me might most must my neither no nor not of off often "
+    "on only or other our own rather said say says she should since so some than that the their them then there "
+    "these they this tis to too twas us wants was we were what when where which while who whom why will with "
+    "would yet you your".split())
 
 
 def query_terms(text: str) -> list[str]:
@@ -52,8 +62,9 @@ class Ranker:
         self.frequency = [max(counts) for counts in zip(*holding.values())]
 
     def discriminating(self, terms: list[str]) -> list[str]:
-        """The terms that are in the index, without those common to most entries (unless that is all)."""
-        known = [term for term in terms if term in self.term_numbers]
+        """The terms that are in the index and not STOP_WORDS, without those common to most
+        entries (unless that is all)."""
+        known = [term for term in terms if term in self.term_numbers and term not in STOP_WORDS]
         limit = len(self.documents) * COMMON_TERM_SHARE
         rare = [term for term in known if self.frequency[self.term_numbers[term]] <= limit]
         return rare or known
