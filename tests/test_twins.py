@@ -112,6 +112,13 @@ def test_a_paste_shows_the_same_context(page, site_url):
     texts = [paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)] + [case["paste"] for case in cases]
     texts += ['Traceback (most recent call last):\n  File "x.py", line 3, in <module>\n    import models\n'
               "ModuleNotFoundError: No module named 'models'"]
+    # A frame in torch/onnx/ on Windows and on a path merely ending in `pytorch/onnx/`; a frame cut
+    # before its `File `; a line of prose that only looks like one.
+    onnx = "ModuleNotFoundError: No module named 'onnxscript'"
+    texts += [f'  File "C:\\Python312\\Lib\\site-packages\\torch\\onnx\\_internal\\exporter\\_core.py", line 18, in <module>\n{onnx}',
+              f'  File "/home/me/pytorch/onnx/export.py", line 18, in <module>\n{onnx}',
+              f'"/home/me/app/export.py", line 9, in main\n    torch.onnx.export(model, x, "m.onnx")\n{onnx}',
+              f'"hi", line 3 was bad, and then\n{onnx}']
     open_reference(page, site_url)
     in_browser = page.evaluate(
         f"""async (texts) => {{
@@ -137,3 +144,5 @@ def test_a_paste_shows_the_same_context(page, site_url):
     assert any("matmul-dtype" in skip for skip, *_ in in_browser)  # `Half`: its unless_shown
     assert any("matmul-dtype" in called for _, called, *_ in in_browser)
     assert any("missing-attribute" in remarks for *_, remarks in in_browser)  # `no attribute 'module'`
+    onnx_skips = ["onnx-needs-onnxscript" in skip for skip, *_ in in_browser[-4:]]
+    assert onnx_skips == [False, True, False, False]  # in torch/onnx/; not; the call; no frame at all

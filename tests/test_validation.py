@@ -269,9 +269,13 @@ def test_what_shows_an_other_cause_is_checked_and_never_the_rows_own_text(data):
 
 
 def test_what_shows_an_other_cause_is_not_the_rows_own_text_behind_the_exceptions_name(data):
-    """`RuntimeError: element 0 of tensors` is in every paste of the row as much as its fragment."""
+    """`RuntimeError: element 0 of tensors` is in every paste of the row as much as its fragment.
+    A fragment that names its own exception keeps another's name a telltale (an older release's
+    exception for the same words)."""
     line = edit(data, APPENDIX, 'shown_by: ["use_reentrant", "None of the inputs have requires_grad=True"]',
                 'shown_by: ["use_reentrant", "RuntimeError: element 0 of tensors"]')
+    edit(data, APPENDIX, "shown_by: [\"no attribute 'module'\"]",
+         "shown_by: [\"no attribute 'module'\", \"ModuleAttributeError: 'Linear' object\"]")
     assert problems(data) == [f"data/{APPENDIX}:{line}: entry 'no-grad-fn': field 'other_causes[0].shown_by[1]': "
                               "'RuntimeError: element 0 of tensors' is in the row's own text: every paste of it "
                               "shows that, so it tells this cause apart from none"]

@@ -85,26 +85,33 @@ class Page:
         return [ref for ref in ranked if ref in self.entry_by_id]
 
 
-# A traceback's frame, also with its `File ` lost to a paste cut at the line's start.
-_FRAME = re.compile(r'^[ \t]*(?:File )?"[^"\n]*", line \d+', re.MULTILINE)
+# A traceback's frame, its file's path in group 1 or 2: also with its `File ` lost to a paste cut
+# at the line's start (then with its `, in f`, which prose does not have).
+_FRAME = re.compile(r'^[ \t]*(?:File "([^"\n]*)", line \d+|"([^"\n]*)", line \d+, in )', re.MULTILINE)
 
 
 def off_context(entry: dict, text: str) -> bool:
     """Whether `text` is a traceback that never passes through the code the row's context names
-    (`torch.load`): neither a code line calling it, nor a frame of that function, nor one in its
-    package's files (`torch/onnx/`, for a traceback cut above the call). A single line shows no
-    frames, so it is never off context."""
+    (`torch.load`): neither a code line calling it, nor a frame of that function, nor, for a
+    call below torch's top level (`torch.onnx.export`), a frame whose file is in its package's
+    folder (`torch/onnx/`: a traceback cut above the call still shows it). A single line shows
+    no frames, so it is never off context."""
     codes = entry.get("context_code") or []
     if not codes or not _FRAME.search(text):
         return False
     for code in codes:
-        package, function = code.rsplit(".", 1) if "." in code else ("", code)
+        package, _, function = code.rpartition(".")
         if code in text or re.search(rf", in {re.escape(function)}\b", text):
             return False
-        # A package below torch's top level only: every frame of torch is in `torch/`.
-        if "." in package and any(f"{package.replace('.', slash)}{slash}" in text for slash in "/\\"):
+        if package.startswith("torch.") and _frame_in_folder(text, package.replace(".", "/")):
             return False
     return True
+
+
+def _frame_in_folder(text: str, folder: str) -> bool:
+    """Whether a frame of `text` is a file under `folder` (`torch/onnx`), `/` or `\\` apart."""
+    inside = f"/{folder}/"
+    return any(inside in "/" + (found.group(1) or found.group(2)).replace("\\", "/") for found in _FRAME.finditer(text))
 
 
 def shows_call(entry: dict, text: str) -> bool:

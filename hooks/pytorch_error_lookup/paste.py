@@ -112,7 +112,9 @@ PASTE_RULES: dict = {
     "raise_line": r"^[ \t]*raise[ \t]+([A-Za-z_][A-Za-z0-9_.]*)\([ \t]*[rfRF]?([\"'])(.+?)\2",
     # A traceback's frames with no error message after them: the paste stopped before its last
     # line. Said instead of "not covered", by the terminal and the page alike.
-    "stack": r"^[ \t]*(?:Traceback \(most recent call last\)|File \"[^\"\n]*\", line [0-9]+|Cell In ?\[[0-9]*\], line [0-9]+|<ipython-input-)",
+    # (A frame's line may have lost its `File ` to the paste's cut: then it shows its `, in f`.)
+    "stack": r"^[ \t]*(?:Traceback \(most recent call last\)|File \"[^\"\n]*\", line [0-9]+|\"[^\"\n]*\", line [0-9]+, in "
+             r"|Cell In ?\[[0-9]*\], line [0-9]+|<ipython-input-)",
     # A message quoted in a sentence (`it says "leaf Variable that requires grad is being used in
     # an in-place operation" when…`): each quoted run of at least `quoted_words` words is one more
     # reading of its error. A quote opens and closes at a word's edge, not inside `don't`. (By
@@ -273,7 +275,7 @@ def _raised(lines: list[str]) -> str | None:
 def _unwrapped(lines: list[str], raw_lengths: list[int]) -> str | None:
     """The block read with its fixed-width wraps undone: a line as long as the longest (and at
     least `wrap_width`) runs on into the next with no space. (The caller drops it when it reads
-    the same as the block: a long line before one that goes, a frame, unwraps nothing.)"""
+    the same as the block: when the only lines that long are frames, which go anyway.)"""
     width = max(raw_lengths, default=0)
     if width < PASTE_RULES["wrap_width"] or sum(length == width for length in raw_lengths[:-1]) == 0:
         return None

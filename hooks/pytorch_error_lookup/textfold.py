@@ -31,8 +31,10 @@ _URL = re.compile(r"https?://[^ \t\r\n]+")
 _TRACEBACK_HEADER = re.compile(r"traceback \(most recent call last\):?", re.IGNORECASE)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _INDENT = re.compile(r"[ \t]*")
-# (Case spelt out rather than IGNORECASE, which makes this pattern ten times dearer to compile.)
-_FRAME_LINE = re.compile(r'^([ \t]*)[Ff][Ii][Ll][Ee] "[^"\n]*", [Ll][Ii][Nn][Ee] \d+')
+# A frame's line, also with its `File ` lost to a paste cut at the line's start (then with its
+# `, in f`, which prose does not have). (Case spelt out rather than IGNORECASE, which makes this
+# pattern ten times dearer to compile.)
+_FRAME_LINE = re.compile(r'^([ \t]*)(?:[Ff][Ii][Ll][Ee] "[^"\n]*", [Ll][Ii][Nn][Ee] \d+|"[^"\n]*", [Ll][Ii][Nn][Ee] \d+, [Ii][Nn] )')
 _FRAME_INLINE = re.compile(r'File "[^"\n]*", line \d+(?:, in [^ \t\r\n]+)?', re.IGNORECASE)
 _CARETS = re.compile(r"[\^~]{2,}")
 _CHAIN_LINES = re.compile(

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from jsonschema import Draft202012Validator, ValidationError
+from pytorch_error_lookup.rule import split_exception
 
 from .load import Problem, line_of
 
@@ -245,8 +246,6 @@ def check_references(site: dict, site_file: str, books: list[tuple[dict, str]],
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
-# The exception's name before a message (`RuntimeError: `): pastes show it, fragments mostly not.
-_EXCEPTION_NAME = re.compile(r"^[\w.]*(?:Error|Exception|Warning): ")
 
 
 def _covered_and_left_out(rows: list, page_file: str) -> list[Problem]:
@@ -275,15 +274,18 @@ def _covered_and_left_out(rows: list, page_file: str) -> list[Problem]:
 def _telltales_in_own_text(rows: list, page_file: str) -> list[Problem]:
     """An other cause's `shown_by` text that the row's own text holds (`equal size` in `stack
     expects each tensor to be equal size`): every paste of the row shows it, so it tells that
-    cause apart from none, and the lookup would point at it every time. The exception's name
-    before it (`RuntimeError: stack expects`) is set aside: the row's pastes show that too."""
+    cause apart from none, and the lookup would point at it every time. Where the fragment does
+    not name its exception, a name before the text (`RuntimeError: stack expects`) is set aside:
+    the row's pastes show one."""
     problems = []
     for row in rows:
         own = " ".join(text for text in (row.get("fragment"), row.get("second_line")) if isinstance(text, str))
+        names_its_exception = bool(split_exception(own)[0])
         for place, other in enumerate(row.get("other_causes") or []):
             shown_by = other.get("shown_by") if isinstance(other, dict) else None
             held = [(index, shown) for index, shown in enumerate(shown_by if isinstance(shown_by, list) else [])
-                    if isinstance(shown, str) and shown and _EXCEPTION_NAME.sub("", shown) in own]
+                    if isinstance(shown, str) and shown
+                    and (shown if names_its_exception else split_exception(shown)[1]) in own]
             problems += [Problem(page_file, line_of(other, "shown_by"),
                                  f"{shown!r} is in the row's own text: every paste of it shows that, so it "
                                  f"tells this cause apart from none", entry=row.get("id"),

@@ -13,7 +13,8 @@ const URL_TEXT = /https?:\/\/[^ \t\r\n]+/g;
 const TRACEBACK_HEADER = /traceback \(most recent call last\):?/gi;
 const LINE_BREAK = /\r\n|\r|\n/;
 const INDENT = /^[ \t]*/;
-const FRAME_LINE = /^([ \t]*)File "[^"\n]*", line \d+/i;
+// A frame's line, also with its `File ` cut (then with its `, in f`): textfold._FRAME_LINE.
+const FRAME_LINE = /^([ \t]*)(?:File "[^"\n]*", line \d+|"[^"\n]*", line \d+, in )/i;
 const FRAME_INLINE = /File "[^"\n]*", line \d+(?:, in [^ \t\r\n]+)?/gi;
 const CARETS = /[\^~]{2,}/g;
 const CHAIN_LINES = /during handling of the above exception, another exception occurred:|the above exception was the direct cause of the following exception:/gi;

@@ -82,15 +82,24 @@ export function unshownContextRows(onlyIfShown, text) {
   return new Set(Object.entries(onlyIfShown).filter(([, shown]) => !shown.some((it) => text.includes(it))).map(([row]) => row));
 }
 
-// A traceback's frame, also with its `File ` lost to a paste cut at the line's start.
-const FRAME = /^[ \t]*(?:File )?"[^"\n]*", line \d+/m;
+// A traceback's frame, its file's path in group 1 or 2: also with its `File ` lost to a paste cut
+// at the line's start (then with its `, in f`, which prose does not have).
+const FRAME = /^[ \t]*(?:File "([^"\n]*)", line \d+|"([^"\n]*)", line \d+, in )/m;
+const FRAMES = new RegExp(FRAME.source, "gm");
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Whether a frame of `text` is a file under `folder` (`torch/onnx`), `/` or `\` apart (lookup._frame_in_folder). */
+function frameInFolder(text, folder) {
+  const inside = `/${folder}/`;
+  return [...text.matchAll(FRAMES)].some((found) => `/${(found[1] ?? found[2]).replaceAll("\\", "/")}`.includes(inside));
+}
 
 /**
  * The rows whose context the pasted `text` shows it never went through: a traceback with no code
- * line calling it, no frame of that function and none in its package's files below torch's top
- * level (`torch/onnx/`) (pytorch_error_lookup.lookup.off_context). A single line shows no
- * frames, so it rules out nothing.
+ * line calling it, no frame of that function and, for a call below torch's top level
+ * (`torch.onnx.export`), no frame whose file is in its package's folder (`torch/onnx/`)
+ * (pytorch_error_lookup.lookup.off_context). A single line shows no frames, so it rules out
+ * nothing.
  */
 export function offContextRows(contextCode, text) {
   if (!FRAME.test(text)) return new Set();
@@ -98,7 +107,7 @@ export function offContextRows(contextCode, text) {
     const fn = code.slice(code.lastIndexOf(".") + 1);
     const pkg = code.includes(".") ? code.slice(0, code.lastIndexOf(".")) : "";
     return text.includes(code) || new RegExp(`, in ${escapeRegExp(fn)}\\b`).test(text)
-      || (pkg.includes(".") && ["/", "\\"].some((slash) => text.includes(pkg.replaceAll(".", slash) + slash)));
+      || (pkg.startsWith("torch.") && frameInFolder(text, pkg.replaceAll(".", "/")));
   };
   return new Set(Object.entries(contextCode).filter(([, codes]) => codes.length && !codes.some(calls)).map(([row]) => row));
 }
