@@ -59,8 +59,10 @@ class Painter:
 
 
 def display_width(text: str) -> int:
-    width = 0
     plain = _strip_sgr(text)
+    if plain.isascii():  # one column a character (most pieces: a word, a space)
+        return len(plain)
+    width = 0
     for index, char in enumerate(plain):
         if unicodedata.combining(char) or char in "\u200b\u200d\ufe0f":
             continue
@@ -83,7 +85,8 @@ _NO_LINE_END = set("（「『《【〈([{")
 
 
 def _is_wide(char: str) -> bool:
-    return unicodedata.east_asian_width(char) in ("W", "F")
+    # (No ASCII character is wide: most characters are asked no more.)
+    return not char.isascii() and unicodedata.east_asian_width(char) in ("W", "F")
 
 
 def _pieces(text: str) -> list[str]:
