@@ -126,6 +126,20 @@ def test_a_list_of_batchnorm_buffers_alone_is_not_a_wrappers_prefix():
         assert best_fit([template], fold(f"Unexpected key(s) in state_dict: {keys}."))
 
 
+def test_a_model_that_is_the_wrapper_itself_has_no_prefix_to_shed(lookup):
+    """`loading state_dict for DataParallel:`: the model's own keys start with `module.` too, so
+    unexpected `module.` keys are layers it lacks (the real paste, tune part), not a prefix; the
+    same keys for a plain model are the prefix row's."""
+    import real_pastes
+
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                 if paste["source"] == "https://github.com/zhilin007/FFA-Net/issues/21")
+    answer = lookup(paste)
+    assert answer.verdict == WEAK and answer.ids[:1] == ("unexpected-keys-prefix",)
+    plain = lookup(paste.replace("state_dict for DataParallel:", "state_dict for FFA:"))
+    assert (plain.verdict, plain.ids) == (MATCH, ("unexpected-keys-prefix",))
+
+
 def test_a_key_list_cut_inside_its_last_key_keeps_the_prefix_rule():
     """A paste cut inside its last key (a stored excerpt's end): that key, as far as it goes,
     carries the prefix or begins it, and nothing follows it; a key without it still declines."""
