@@ -24,7 +24,8 @@ MAX_SUGGESTIONS = 5
 COMMON_TERM_SHARE = 0.2
 # lunr's English stop words (lunr.stopWordFilter): what a sentence has whatever it is about. A
 # description in words (`loss since 2nd epoch becomes huge and unchanged`) is ranked on its
-# other words, not on `and`, `on` and `that`, which short rows' scores inflate.
+# other words, not on `and`, `on` and `that`, which short rows' scores inflate. The build marks
+# those of an index's terms in the index itself (`stopWords`), which both rankers read.
 STOP_WORDS = frozenset(
     "a able about across after all almost also am among an and any are as at be because been but by can cannot "
     "could dear did do does either else ever every for from get got had has have he her hers him his how however "
@@ -60,11 +61,13 @@ class Ranker:
                 holding[field][number] += 1
             self.vectors.append((numbers_of[ref], numbers, elements[1::2]))
         self.frequency = [max(counts) for counts in zip(*holding.values())]
+        self.stop_numbers = frozenset(compact.get("stopWords", ()))
 
     def discriminating(self, terms: list[str]) -> list[str]:
-        """The terms that are in the index and not STOP_WORDS, without those common to most
+        """The terms that are in the index and not its stop words, without those common to most
         entries (unless that is all)."""
-        known = [term for term in terms if term in self.term_numbers and term not in STOP_WORDS]
+        known = [term for term in terms
+                 if (number := self.term_numbers.get(term)) is not None and number not in self.stop_numbers]
         limit = len(self.documents) * COMMON_TERM_SHARE
         rare = [term for term in known if self.frequency[self.term_numbers[term]] <= limit]
         return rare or known

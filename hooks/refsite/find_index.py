@@ -23,6 +23,7 @@ from typing import Any
 from .lunr_index import serialized_index
 # The tokenizer lives with the folding tables (stdlib only); these names stay importable from here.
 from pytorch_error_lookup.textfold import normalize, strip_traceback_noise, tokenize  # noqa: F401
+from pytorch_error_lookup.rank import STOP_WORDS
 
 # Where the browser finds things. Scripts, not JSON, so that a copy opened from disk (`file://`,
 # where `fetch` is refused) can load them too.
@@ -94,12 +95,14 @@ def build_index(documents: Iterable[Mapping[str, str]]) -> dict[str, Any]:
 # rebuild the rest from them, exactly (tests/test_find_index.py, `expand_index`).
 
 def compact_index(serialized: Mapping[str, Any]) -> dict[str, Any]:
-    """`serialized` without its inverted index: the terms by their number, and the vectors."""
+    """`serialized` without its inverted index: the terms by their number, and the vectors; and
+    the numbers of its terms that no query is ranked on (rank.STOP_WORDS), for both rankers."""
     terms = [""] * len(serialized["invertedIndex"])
     for term, posting in serialized["invertedIndex"]:
         terms[posting["_index"]] = term
     return {key: serialized[key] for key in ("version", "fields", "pipeline")} | {
-        "terms": terms, "fieldVectors": serialized["fieldVectors"]}
+        "terms": terms, "fieldVectors": serialized["fieldVectors"],
+        "stopWords": [number for number, term in enumerate(terms) if term in STOP_WORDS]}
 
 
 def index_script(serialized: Mapping[str, Any]) -> str:

@@ -16,9 +16,6 @@ export const MAX_SUGGESTIONS = 5;
 // A term found in more than this share of the entries barely moves a score (its idf is near
 // zero) but makes lunr score nearly every entry: it is left out while rarer terms remain.
 export const COMMON_TERM_SHARE = 0.2;
-// lunr's English stop words (lunr.stopWordFilter): what a sentence has whatever it is about. A
-// description in words is ranked on its other words (pytorch_error_lookup.rank.STOP_WORDS).
-export const STOP_WORDS = new Set(("a able about across after all almost also am among an and any are as at be because been but by can cannot could dear did do does either else ever every for from get got had has have he her hers him his how however i if in into is it its just least let like likely may me might most must my neither no nor not of off often on only or other our own rather said say says she should since so some than that the their them then there these they this tis to too twas us wants was we were what when where which while who whom why will with would yet you your").split(" "));
 
 const rankers = new Map(); // page key -> Promise<Ranker>
 
@@ -63,9 +60,13 @@ export function queryTerms(text) {
  * query.
  */
 export class Ranker {
-  /** `compact`: what find_index.py's `compact_index` wrote (`terms`, `fields`, `fieldVectors`). */
-  constructor({ terms, fields, fieldVectors }) {
+  /**
+   * `compact`: what find_index.py's `compact_index` wrote (`terms`, `fields`, `fieldVectors`, and
+   * `stopWords`: the numbers of the terms no query is ranked on, pytorch_error_lookup.rank.STOP_WORDS).
+   */
+  constructor({ terms, fields, fieldVectors, stopWords = [] }) {
     this.termNumbers = new Map(terms.map((term, number) => [term, number]));
+    this.stopNumbers = new Set(stopWords);
     let length = 0;
     for (const [, elements] of fieldVectors) length += elements.length / 2;
     // Field vector v holds numbers/weights [ends[v - 1], ends[v]) and belongs to documentOf[v].
@@ -110,9 +111,9 @@ export class Ranker {
     return this.termNumbers.has(term);
   }
 
-  /** The terms that are in the index and not STOP_WORDS, without those common to most entries (unless that is all). */
+  /** The terms that are in the index and not its stop words, without those common to most entries (unless that is all). */
   discriminating(terms) {
-    const known = terms.filter((term) => this.has(term) && !STOP_WORDS.has(term));
+    const known = terms.filter((term) => this.has(term) && !this.stopNumbers.has(this.termNumbers.get(term)));
     const limit = this.documents.length * COMMON_TERM_SHARE;
     const rare = known.filter((term) => this.frequency[this.termNumbers.get(term)] <= limit);
     return rare.length > 0 ? rare : known;
