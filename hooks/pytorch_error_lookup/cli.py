@@ -211,8 +211,9 @@ def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "",
         said[0] = indent + bullet + said[0][len(indent + BULLET_INDENT):]
         lines += said
         if sources and other.get("shown_by"):  # how to tell it, as 附录A says beside it
-            shown = " 或 ".join(f"`{it}`" for it in other["shown_by"])
-            lines += wrap(paint(paint.markdown(SHOWN_BY_HINT.format(shown=shown)), "dim"), width, indent + BULLET_INDENT)
+            telltales = " 或 ".join(f"`{it}`" for it in other["shown_by"])
+            lines += wrap(paint(paint.markdown(SHOWN_BY_HINT.format(shown=telltales)), "dim"), width,
+                          indent + BULLET_INDENT)
         if sources:
             lines += wrap(paint("出处：", "dim") + paint.link(other["source"]), width, indent + BULLET_INDENT)
     return lines

@@ -321,9 +321,6 @@ class Lookup:
         skip = frozenset(entry["id"] for page in self.pages for entry in page.entries if why_not_said(entry, text))
         # A wording another situation prints too is a row's when the paste shows the row's call.
         called = frozenset(entry["id"] for page in self.pages for entry in page.entries if shows_call(entry, text))
-        # A row whose message alone is any such error's: its words fitting say nothing.
-        generic = frozenset(entry["id"] for page in self.pages for entry in page.entries
-                            if lacks_own_context(entry, text))
         for error in errors:
             for reading in error.readings:
                 answer = self.answer(reading, rank=False, skip=skip, called=called)
@@ -333,6 +330,10 @@ class Lookup:
             return Answer(NONE, None, (), message_missing=True)
         if not errors:
             return Answer(NONE, None, ())
+        # A row whose message alone is any such error's: its words fitting say nothing (looked
+        # for only to rank).
+        generic = frozenset(entry["id"] for page in self.pages for entry in page.entries
+                            if rank and lacks_own_context(entry, text))
         return self.answer(errors[0].text, rank=rank, skip=skip, called=called,
                            generic=generic)._replace(others=len(errors) - 1)
 
