@@ -77,6 +77,7 @@ PASTE_RULES: dict = {
         r"[0-9]+%\|",  # a tqdm bar
         r"(?:it/s|s/it)\]",
         r"^Process finished with exit code",
+        r"^[ \t]*python-BaseException[ \t]*$",  # PyCharm's debugger, after the traceback
         r"^\[Finished in [0-9.]+s",  # Sublime Text's build output
         r"^[ \t]*-{20,}[ \t]*$",  # IPython's rule above a traceback
         r"^[A-Za-z_.]*(?:Error|Exception|Warning|Interrupt)[ \t]{2,}Traceback \(most recent call last\)",
