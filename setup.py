@@ -1,6 +1,6 @@
 """Build step beyond pyproject.toml: the terminal and notebook lookup carries its data.
 
-`pytorch_error_lookup/lookup-data.json` is produced from data/ by the site's own pipeline
+`pytorch_error_lookup/packaged_data.py` is produced from data/ by the site's own pipeline
 (`refsite.lookup_data`) while the package is built, so no second copy is ever kept by hand. In a
 source checkout (an editable install) the lookup builds the same data from data/ when it runs.
 """
@@ -22,7 +22,8 @@ class BuildWithLookupData(build_py):
         sys.path.insert(0, str(HERE / "hooks"))
         from refsite.lookup_data import write_lookup_data
 
-        target = Path(self.build_lib) / "pytorch_error_lookup" / "lookup-data.json"
+        # A module, not JSON: pip compiles it, and the command's start loads the .pyc (lookup.load_data).
+        target = Path(self.build_lib) / "pytorch_error_lookup" / "packaged_data.py"
         write_lookup_data(HERE / "data", target)
 
 

@@ -60,6 +60,9 @@ def test_a_plain_install_is_the_lookup_alone(tmp_path):
     assert found.size <= 5_000_000, found
     assert "pytorch_error_lookup" in found.top_level and "refsite" not in found.top_level, found
     assert set(found.top_level) == {"pytorch_error_lookup"}, found  # the standard library is all it needs
+    # The data comes as a module pip compiled: the command's start loads its .pyc, parses no JSON.
+    package = next((environment / "lib").glob("python3*/site-packages/pytorch_error_lookup"))
+    assert list((package / "__pycache__").glob("packaged_data.*.pyc")), sorted(package.rglob("*"))
     traceback = ('Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n'
                  '    out = model(x)\n' + MATMUL)
     done = subprocess.run([environment / "bin/pytorch-error-lookup", "--json"], input=traceback, text=True,
@@ -93,7 +96,7 @@ def test_the_installed_extension_works_in_ipython_offline(installed, tmp_path):
 def test_what_the_package_carries_is_what_data_gives(installed):
     carried = subprocess.run(
         [installed / "bin/python", "-c",
-         "import importlib.resources as r; print(r.files('pytorch_error_lookup').joinpath('lookup-data.json').read_text('utf-8'))"],
+         "import json; from pytorch_error_lookup.packaged_data import DATA; print(json.dumps(DATA, ensure_ascii=False))"],
         capture_output=True, text=True, timeout=120)
     assert carried.returncode == 0, carried.stderr
     assert json.loads(carried.stdout) == json.loads(json.dumps(lookup_data(ROOT / "data"), ensure_ascii=False))

@@ -20,7 +20,6 @@ entry here (`--explain ID`) instead of printing an address that goes nowhere.
 from __future__ import annotations
 
 import codecs
-import json
 import os
 import re
 import sys
@@ -361,7 +360,7 @@ def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None)
         else:
             answer = lookup(text)
             if arguments.json:
-                print(json.dumps(as_json(answer, base, text), ensure_ascii=False, indent=2), file=stdout)
+                print_json(as_json(answer, base, text), stdout)
             else:
                 show_text(answer, lookup, arguments, base, text, stdout)
             status = EXIT_EXPLAINED if answer.verdict in (LITERAL, MATCH) else EXIT_NOT_EXPLAINED
@@ -411,6 +410,12 @@ def terminal_width() -> int:
     return columns if columns > 0 else 80  # a pty with no size says 0
 
 
+def print_json(value, stdout) -> None:
+    import json  # --json only: not on every call's start
+
+    print(json.dumps(value, ensure_ascii=False, indent=2), file=stdout)
+
+
 def painter(stdout) -> Painter:
     return Painter(wants_colour(stdout), links=is_terminal(stdout))
 
@@ -420,7 +425,7 @@ def show_entry(found: tuple[Page, dict], lookup: Lookup, arguments, base: str | 
     width = terminal_width()
     if arguments.json:
         url = entry_url(base, page.url, entry["id"]) if base else None
-        print(json.dumps({"page": page.key, **entry, "url": url}, ensure_ascii=False, indent=2), file=stdout)
+        print_json({"page": page.key, **entry, "url": url}, stdout)
         return
     torch = arguments.torch or installed_torch()
     print("\n".join(explain_text(page, entry, base, painter(stdout), width, torch, lookup.seen_labels)), file=stdout)

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 from collections import namedtuple
@@ -20,7 +19,7 @@ from .paste import message_missing, reduce_paste
 from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
 from .rank import Ranker, query_terms, suggested_first
 
-DATA_FILE = "lookup-data.json"
+DATA_FILE = "lookup-data.json"  # a source checkout's build of the data (the installed package imports it)
 class Page:
     """One reference page of the data: its rows (`entries`), searchable texts, templates and
     ranked index; `not_covered`: {id, title} of the sections saying what it leaves out."""
@@ -375,23 +374,25 @@ def load_data() -> dict:
     """The data the installed package carries; in a source checkout, built from data/ (and kept
     in the user's cache under a digest of data/ and the code that builds it, so that only the
     first call after a change pays for the build)."""
-    # Installed as files: os.path, not importlib.resources or pathlib (each costs the command's
-    # start more than reading the file does). Read as bytes: json decodes UTF-8 itself in 1.6 ms,
-    # where a text-mode file takes 2.6.
-    packaged = os.path.join(os.path.dirname(__file__), DATA_FILE)
-    if os.path.isfile(packaged):
-        with open(packaged, "rb") as file:
-            return json.loads(file.read())
+    # Installed, it is a module setup.py wrote: its .pyc loads in 1.8 ms where json takes 4.8 to
+    # import itself and parse the same data, on every call of the command.
+    try:
+        from .packaged_data import DATA
+        return DATA
+    except ModuleNotFoundError as missing:
+        if missing.name != f"{__package__}.packaged_data":
+            raise
     from pathlib import Path  # a source checkout only
 
     checkout = Path(__file__).resolve().parents[2]
     if (checkout / "data").is_dir():
         return _built_from_checkout(checkout)
-    raise FileNotFoundError(f"{DATA_FILE} is missing from the installed package; reinstall pytorch-error-lookup")
+    raise FileNotFoundError("packaged_data.py is missing from the installed package; reinstall pytorch-error-lookup")
 
 
 def _built_from_checkout(checkout) -> dict:
     import hashlib
+    import json
     from pathlib import Path
 
     digest = hashlib.sha256()

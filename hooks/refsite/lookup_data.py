@@ -1,10 +1,10 @@
 """What the terminal and notebook lookup carries: each reference page's rows, searchable text,
 templates and ranked index, produced from data/ by the same pipeline as the site.
 
-    python -m refsite.lookup_data OUT.json [--data DIR]
+    python -m refsite.lookup_data OUT.json|OUT.py [--data DIR]
 
-`pip install .` writes it into the installed `pytorch_error_lookup` package (setup.py), so the
-installed command needs neither data/ nor MkDocs. The searchable text is read back from the
+`pip install .` writes it into the installed `pytorch_error_lookup` package as a module
+(`packaged_data.py`, setup.py), so the installed command needs neither data/ nor MkDocs. The searchable text is read back from the
 page as rendered ([data-find-text] elements, each with the row that holds it), so the command's
 literal search sees exactly what the page's box searches.
 """
@@ -161,8 +161,18 @@ def lookup_data(data_dir: Path, config: Path | None = None) -> dict:
 
 
 def write_lookup_data(data_dir: Path, target: Path) -> Path:
+    """JSON, or for a `.py` target the module the installed package imports (`DATA = {…}`): pip
+    compiles it, and its .pyc loads in a third of the time json takes to parse the same data
+    (json's own import included), which the command pays on every call."""
+    data = lookup_data(data_dir)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(lookup_data(data_dir), ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    if target.suffix == ".py":
+        # repr() of JSON's types (dict, list, str, int, float, bool, None) is a Python literal
+        # with the same value.
+        text = f'"""Written by setup.py from data/ (refsite.lookup_data); never edited by hand."""\n\nDATA = {data!r}\n'
+    else:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    target.write_text(text, encoding="utf-8")
     return target
 
 
