@@ -126,6 +126,22 @@ def test_a_list_of_batchnorm_buffers_alone_is_not_a_wrappers_prefix():
         assert best_fit([template], fold(f"Unexpected key(s) in state_dict: {keys}."))
 
 
+def test_a_traceback_cut_before_its_exception_rules_out_no_context(lookup):
+    """The message said above a traceback cut before its end (the real paste, tune part): the
+    frames where default_collate would be are missing, so the row's context is not ruled out.
+    The same traceback ending in its exception, never through default_collate, does rule it out."""
+    import real_pastes
+
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                 if paste["source"] == "https://github.com/TencentARC/GFPGAN/issues/271")
+    assert paste.rstrip("`\n ").endswith("data.reraise()")
+    answer = lookup(paste)
+    assert (answer.verdict, answer.ids) == (MATCH, ("stack-unequal-size",))
+    whole = paste.rstrip("`\n ") + ("\nRuntimeError: stack expects each tensor to be equal size, "
+                                     "but got [3, 660, 472] at entry 0 and [3, 862, 616] at entry 1\n```")
+    assert lookup(whole).verdict == WEAK
+
+
 def test_a_model_that_is_the_wrapper_itself_has_no_prefix_to_shed(lookup):
     """`loading state_dict for DataParallel:`: the model's own keys start with `module.` too, so
     unexpected `module.` keys are layers it lacks (the real paste, tune part), not a prefix; the

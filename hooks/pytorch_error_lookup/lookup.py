@@ -94,9 +94,10 @@ def off_context(entry: dict, text: str) -> bool:
     (`torch.load`): neither a code line calling it, nor a frame of that function, nor, for a
     call below torch's top level (`torch.onnx.export`), a frame whose file is in its package's
     folder (`torch/onnx/`: a traceback cut above the call still shows it). A single line shows
-    no frames, so it is never off context."""
+    no frames, and a traceback cut before its exception hides those below: neither is ever off
+    context."""
     codes = entry.get("context_code") or []
-    if not codes or not _FRAME.search(text):
+    if not codes or not _FRAME.search(text) or _cut_after_its_frames(text):
         return False
     for code in codes:
         package, _, function = code.rpartition(".")
@@ -105,6 +106,20 @@ def off_context(entry: dict, text: str) -> bool:
         if package.startswith("torch.") and _frame_in_folder(text, package.replace(".", "/")):
             return False
     return True
+
+
+# A line naming the exception a traceback ends with (`RuntimeError: …`, `KeyboardInterrupt`).
+_EXCEPTION_LINE = re.compile(r"^[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:: |[ \t\r]*$)|"
+                             r"[A-Z][A-Za-z0-9_]*(?:Error|Exception|Warning|Interrupt|Exit|Iteration)(?![A-Za-z0-9_])",
+                             re.MULTILINE)
+
+
+def _cut_after_its_frames(text: str) -> bool:
+    """Whether no exception follows the last frame of `text`: a traceback cut before its end,
+    whose frames below (where the call would be) are missing, shows nothing about the call."""
+    *_, last = _FRAME.finditer(text)
+    below = text.find("\n", last.end())  # the lines below the last frame's own
+    return below < 0 or not _EXCEPTION_LINE.search(text, below + 1)
 
 
 def _frame_in_folder(text: str, folder: str) -> bool:

@@ -87,6 +87,19 @@ export function unshownContextRows(onlyIfShown, text) {
 const FRAME = /^[ \t]*(?:File "([^"\n]*)", line \d+|"([^"\n]*)", line \d+, in )/m;
 const FRAMES = new RegExp(FRAME.source, "gm");
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// A line naming the exception a traceback ends with (`RuntimeError: …`, `KeyboardInterrupt`).
+const EXCEPTION_LINE = /^[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:: |[ \t\r]*$)|[A-Z][A-Za-z0-9_]*(?:Error|Exception|Warning|Interrupt|Exit|Iteration)(?![A-Za-z0-9_])/m;
+
+/**
+ * Whether no exception follows the last frame of `text`: a traceback cut before its end, whose
+ * frames below (where the call would be) are missing, shows nothing about the call
+ * (lookup._cut_after_its_frames).
+ */
+function cutAfterItsFrames(text) {
+  const last = [...text.matchAll(FRAMES)].at(-1);
+  const below = text.indexOf("\n", last.index + last[0].length); // the lines below the last frame's own
+  return below < 0 || !EXCEPTION_LINE.test(text.slice(below + 1));
+}
 
 /** Whether a frame of `text` is a file under `folder` (`torch/onnx`), `/` or `\` apart (lookup._frame_in_folder). */
 function frameInFolder(text, folder) {
@@ -98,11 +111,11 @@ function frameInFolder(text, folder) {
  * The rows whose context the pasted `text` shows it never went through: a traceback with no code
  * line calling it, no frame of that function and, for a call below torch's top level
  * (`torch.onnx.export`), no frame whose file is in its package's folder (`torch/onnx/`)
- * (pytorch_error_lookup.lookup.off_context). A single line shows no frames, so it rules out
- * nothing.
+ * (pytorch_error_lookup.lookup.off_context). A single line shows no frames, and a traceback cut
+ * before its exception hides them: either rules out nothing.
  */
 export function offContextRows(contextCode, text) {
-  if (!FRAME.test(text)) return new Set();
+  if (!FRAME.test(text) || cutAfterItsFrames(text)) return new Set();
   const calls = (code) => {
     const fn = code.slice(code.lastIndexOf(".") + 1);
     const pkg = code.includes(".") ? code.slice(0, code.lastIndexOf(".")) : "";
