@@ -320,3 +320,29 @@ def test_a_list_of_tensors_given_to_a_constructor_is_the_scalar_rows_other_cause
     _, row = lookup.entry("item-multi-element")
     assert "https://github.com/pytorch/pytorch/issues/38196" in [other["source"] for other in row["other_causes"]]
     assert other_cause_remark(row, paste) is None
+
+
+GATHERED = ("/usr/lib/python3.8/site-packages/torch/nn/parallel/_functions.py:65: UserWarning: Was asked to gather "
+            "along dimension 0, but all input tensors were scalars; will instead unsqueeze and return a vector.\n")
+
+
+def test_a_scalar_gathered_by_data_parallel_is_told_as_the_other_cause(lookup):
+    """DataParallel gathers the scalar each GPU returned into a vector, and says so in a
+    UserWarning first: a broadcast mismatch after that warning (the real paste, tune part)
+    lands on its row with that other cause named; the warning alone, harmless in its own
+    thread (tune part), is no row's."""
+    import real_pastes
+    from pytorch_error_lookup.lookup import shown_other_causes
+
+    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    paste = pastes["https://github.com/mlfoundations/open_clip/issues/45"]
+    answer = lookup(paste)
+    assert (answer.verdict, answer.ids) == (MATCH, ("broadcast-mismatch",))
+    _, row = lookup.entry("broadcast-mismatch")
+    [(place, _)] = shown_other_causes(row, paste)
+    assert "DataParallel" in row["other_causes"][place]["cause"]
+    assert lookup(pastes["https://github.com/airsplay/lxmert/issues/17"]).verdict == WEAK
+    bare = "RuntimeError: grad can be implicitly created only for scalar outputs"
+    _, row = lookup.entry("grad-scalar-only")
+    assert lookup(bare).ids == ("grad-scalar-only",) and shown_other_causes(row, bare) == []
+    assert shown_other_causes(row, GATHERED + bare)
