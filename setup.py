@@ -5,6 +5,7 @@
 source checkout (an editable install) the lookup builds the same data from data/ when it runs.
 """
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -16,6 +17,10 @@ HERE = Path(__file__).resolve().parent
 
 class BuildWithLookupData(build_py):
     def run(self):
+        if not self.editable_mode:
+            # pip builds in the checkout's build/: a file an earlier build left there (one since
+            # removed from the source) would be shipped again.
+            shutil.rmtree(Path(self.build_lib) / "pytorch_error_lookup", ignore_errors=True)
         super().run()
         if self.editable_mode:
             return

@@ -4,9 +4,9 @@ templates and ranked index, produced from data/ by the same pipeline as the site
     python -m refsite.lookup_data OUT.json|OUT.py [--data DIR]
 
 `pip install .` writes it into the installed `pytorch_error_lookup` package as a module
-(`packaged_data.py`, setup.py), so the installed command needs neither data/ nor MkDocs. The searchable text is read back from the
-page as rendered ([data-find-text] elements, each with the row that holds it), so the command's
-literal search sees exactly what the page's box searches.
+(`packaged_data.py`, setup.py), so the installed command needs neither data/ nor MkDocs. The
+searchable text is read back from the page as rendered ([data-find-text] elements, each with the
+row that holds it), so the command's literal search sees exactly what the page's box searches.
 """
 
 from __future__ import annotations
