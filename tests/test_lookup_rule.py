@@ -346,3 +346,20 @@ def test_a_scalar_gathered_by_data_parallel_is_told_as_the_other_cause(lookup):
     _, row = lookup.entry("grad-scalar-only")
     assert lookup(bare).ids == ("grad-scalar-only",) and shown_other_causes(row, bare) == []
     assert shown_other_causes(row, GATHERED + bare)
+
+
+def test_a_key_list_the_reader_shortened_is_still_the_rows(lookup):
+    """Missing keys, the list shortened by the reader with `........` (the real paste, tune
+    part): the row's. Cut inside a key where the paste ends (tune part: a whole checkpoint dict,
+    its telltale unexpected keys lost with the cut), it stays weak."""
+    import real_pastes
+
+    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    shortened = pastes["https://github.com/qcf-568/DocTamper/issues/50"]
+    assert '", ........' in shortened
+    assert (lookup(shortened).verdict, lookup(shortened).ids) == (MATCH, ("missing-keys",))
+    for elision in ("...", "…"):
+        assert lookup(f'Missing key(s) in state_dict: "fc.weight", "fc.bias", {elision}').ids == ("missing-keys",)
+    cut = pastes["https://github.com/adymaharana/VLCStoryGan/issues/11"]
+    assert cut.rstrip().endswith('"moconn.layer.0.memory_initilizer.init_memory_bias", "')
+    assert lookup(cut).verdict == WEAK
