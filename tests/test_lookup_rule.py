@@ -363,3 +363,18 @@ def test_a_key_list_the_reader_shortened_is_still_the_rows(lookup):
     cut = pastes["https://github.com/adymaharana/VLCStoryGan/issues/11"]
     assert cut.rstrip().endswith('"moconn.layer.0.memory_initilizer.init_memory_bias", "')
     assert lookup(cut).verdict == WEAK
+
+
+def test_a_packed_four_bit_weight_is_told_as_the_matmul_rows_other_cause(lookup):
+    """`pretraining_tp` slicing a bitsandbytes 4-bit weight (the real paste, tune part): the
+    matmul row, with that other cause named; a plain size slip names none."""
+    import real_pastes
+    from pytorch_error_lookup.lookup import shown_other_causes
+
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                 if paste["source"] == "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/610")
+    assert (lookup(paste).verdict, lookup(paste).ids) == (MATCH, ("matmul-shapes",))
+    _, row = lookup.entry("matmul-shapes")
+    [(place, shown)] = shown_other_causes(row, paste)
+    assert shown == "pretraining_tp" and "4-bit" in row["other_causes"][place]["cause"]
+    assert shown_other_causes(row, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (32x512 and 256x10)") == []
