@@ -378,3 +378,17 @@ def test_a_packed_four_bit_weight_is_told_as_the_matmul_rows_other_cause(lookup)
     [(place, shown)] = shown_other_causes(row, paste)
     assert shown == "pretraining_tp" and "4-bit" in row["other_causes"][place]["cause"]
     assert shown_other_causes(row, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (32x512 and 256x10)") == []
+
+
+def test_a_missing_library_buffer_is_told_as_the_missing_keys_rows_other_cause(lookup):
+    """Only `position_ids` missing, a buffer transformers registers or not by version (the real
+    paste, tune part): the missing-keys row, with that other cause named."""
+    import real_pastes
+    from pytorch_error_lookup.lookup import shown_other_causes
+
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                 if paste["source"] == "https://github.com/zhaogaofeng611/TextMatch/issues/5")
+    assert (lookup(paste).verdict, lookup(paste).ids) == (MATCH, ("missing-keys",))
+    _, row = lookup.entry("missing-keys")
+    [(place, shown)] = shown_other_causes(row, paste)
+    assert shown == "position_ids" and "buffer" in row["other_causes"][place]["cause"]
