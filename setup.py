@@ -20,7 +20,7 @@ class BuildWithLookupData(build_py):
         if not self.editable_mode:
             # pip builds in the checkout's build/: a file an earlier build left there (one since
             # removed from the source) would be shipped again.
-            shutil.rmtree(Path(self.build_lib) / "pytorch_error_lookup", ignore_errors=True)
+            shutil.rmtree(self.build_lib, ignore_errors=True)
         super().run()
         if self.editable_mode:
             return

@@ -47,6 +47,9 @@ def cases(scale: float) -> dict[str, str]:
         "traceback headers": "Traceback (most recent call last):\n" * times(50000),
         "error lines": "RuntimeError: x\n" * times(60000),
         "frames": '  File "x.py", line 1, in f\n    y = g(x)\n' * times(20000) + "RuntimeError: boom",
+        # A traceback and then one huge word: where its exception would be (paste.ends_unfinished).
+        "frames, then one word": ('Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n'
+                                  "    y = f(x)\nstate: " + "A" * times(1_000_000) + "-"),
         # Quoted messages are readings of their own (paste.py `quoted`): quotes that never close,
         # and a sentence quoting the same message again and again.
         "quotes never closed": 'it says "leaf Variable that requires grad ' * times(25000),

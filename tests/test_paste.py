@@ -13,7 +13,7 @@ import yaml
 import real_pastes
 from find_support import INPUT, current_entries, open_reference, paste, status
 from pytorch_error_lookup.lookup import Lookup
-from pytorch_error_lookup.paste import PASTE_RULES, in_words, message_missing, reduce_paste
+from pytorch_error_lookup.paste import PASTE_RULES, ends_unfinished, in_words, message_missing, reduce_paste
 
 CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "paste_cases.yml").read_text(encoding="utf-8"))
 CASE_IDS = [f"{index}-{case['kind']}" for index, case in enumerate(CASES)]
@@ -69,6 +69,35 @@ def test_a_cut_traceback_whose_last_words_the_page_explains_is_answered_not_told
     assert (answer.verdict, answer.ids[:1], answer.message_missing) == ("match", ("matmul-shapes",), False)
 
 
+def _recorded_compile_output() -> str:
+    """torch 2.13.0's own output for guard-data-dependent's torch.export run (data/): the
+    exception, then Dynamo's `from user code:` frames, then its hint."""
+    results = yaml.safe_load((Path(__file__).parents[1] / "data/pytorch/verification.yml").read_text(encoding="utf-8"))
+    return results["results"]["guard-data-dependent/dynamo-export"]["output"]
+
+
+# Line breaks the two engines' `^`/`$` read apart (a lone CR, U+2028), after a frame.
+ODD_BREAKS = ['Traceback (most recent call last):\n  File "a.py", line 1, in <module>\r    f()\rFooError: bar',
+              'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n x\u2028Killed',
+              'Traceback (most recent call last):\r\n  File "a.py", line 1, in <module>\r\nRuntimeError: x\r\n']
+
+
+def test_a_traceback_ends_unfinished_when_nothing_after_its_start_names_an_error():
+    """Cut before its exception (the real paste, tune part) it is unfinished; torch.compile's
+    layout, whose `from user code:` frames follow the exception (a real run), is whole, as is
+    a worker's envelope whose `Original Traceback` ends in its error."""
+    cut = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+               if paste["source"] == "https://github.com/TencentARC/GFPGAN/issues/271")
+    assert ends_unfinished(cut)
+    compiled = _recorded_compile_output()
+    assert "from user code:" in compiled and not ends_unfinished(compiled)
+    envelope = ('Traceback (most recent call last):\n  File "t.py", line 9, in <module>\n'
+                "RuntimeError: Caught RuntimeError in DataLoader worker process 0.\n"
+                'Original Traceback (most recent call last):\n  File "collate.py", line 1, in default_collate\n')
+    assert ends_unfinished(envelope) and not ends_unfinished(envelope + "RuntimeError: stack expects each tensor")
+    assert [ends_unfinished(text) for text in ODD_BREAKS] == [False, True, False]
+
+
 def test_a_chinese_query_is_a_description_unless_it_quotes_an_error():
     assert in_words("训练集精度比验证集低那么多")
     assert in_words("onnx 模型推理结果和pt推理结果不一致？")  # a name or two is still the reader's words
@@ -94,21 +123,22 @@ def test_the_page_reduces_every_paste_exactly_as_python_does(page, site_url):
     in_browser = page.evaluate(
         """async (texts) => {
             const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
-            const { reducePaste, messageMissing, inWords } = await import(new URL("find-paste.js", base));
+            const { reducePaste, messageMissing, inWords, endsUnfinished } = await import(new URL("find-paste.js", base));
             const { loadPasteRules } = await import(new URL("find-verdict.js", base));
             const rules = await loadPasteRules(document.querySelector("[data-find]").dataset.findPage);
             return texts.map((text) => {
                 const errors = reducePaste(text, rules);
                 return [errors.map((e) => e.readings), messageMissing(text, errors, rules),
-                        errors.map((e) => inWords(e.text, rules))];
+                        errors.map((e) => inWords(e.text, rules)), endsUnfinished(text, rules)];
             });
         }""",
-        texts,
+        texts + ODD_BREAKS + [_recorded_compile_output()],
     )
-    for text, (errors, missing, described) in zip(texts, in_browser):
+    for text, (errors, missing, described, unfinished) in zip(texts + ODD_BREAKS + [_recorded_compile_output()], in_browser):
         assert errors == as_written(text), text[:120]
         assert missing == message_missing(text, reduce_paste(text)), text[:120]
         assert described == [in_words(error.text) for error in reduce_paste(text)], text[:120]
+        assert unfinished == ends_unfinished(text), text[:120]
 
 
 @pytest.mark.browser

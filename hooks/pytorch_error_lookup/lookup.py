@@ -15,11 +15,11 @@ import re
 from collections import namedtuple
 from functools import cached_property
 
-from .paste import message_missing, reduce_paste
+from .paste import ends_unfinished, message_missing, reduce_paste
 from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
 from .rank import Ranker, query_terms, suggested_first
 
-DATA_FILE = "lookup-data.json"  # a source checkout's build of the data (the installed package imports it)
+CHECKOUT_DATA_FILE = "lookup-data.json"  # a source checkout's build of the data (installed, it is a module)
 class Page:
     """One reference page of the data: its rows (`entries`), searchable texts, templates and
     ranked index; `not_covered`: {id, title} of the sections saying what it leaves out."""
@@ -97,7 +97,7 @@ def off_context(entry: dict, text: str) -> bool:
     no frames, and a traceback cut before its exception hides those below: neither is ever off
     context."""
     codes = entry.get("context_code") or []
-    if not codes or not _FRAME.search(text) or _cut_after_its_frames(text):
+    if not codes or not _FRAME.search(text) or ends_unfinished(text):
         return False
     for code in codes:
         package, _, function = code.rpartition(".")
@@ -106,20 +106,6 @@ def off_context(entry: dict, text: str) -> bool:
         if package.startswith("torch.") and _frame_in_folder(text, package.replace(".", "/")):
             return False
     return True
-
-
-# A line naming the exception a traceback ends with (`RuntimeError: …`, `KeyboardInterrupt`).
-_EXCEPTION_LINE = re.compile(r"^[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:: |[ \t\r]*$)|"
-                             r"[A-Z][A-Za-z0-9_]*(?:Error|Exception|Warning|Interrupt|Exit|Iteration)(?![A-Za-z0-9_])",
-                             re.MULTILINE)
-
-
-def _cut_after_its_frames(text: str) -> bool:
-    """Whether no exception follows the last frame of `text`: a traceback cut before its end,
-    whose frames below (where the call would be) are missing, shows nothing about the call."""
-    *_, last = _FRAME.finditer(text)
-    below = text.find("\n", last.end())  # the lines below the last frame's own
-    return below < 0 or not _EXCEPTION_LINE.search(text, below + 1)
 
 
 def _frame_in_folder(text: str, folder: str) -> bool:
@@ -390,13 +376,15 @@ def load_data() -> dict:
     in the user's cache under a digest of data/ and the code that builds it, so that only the
     first call after a change pays for the build)."""
     # Installed, it is a module setup.py wrote: its .pyc loads in 1.8 ms where json takes 4.8 to
-    # import itself and parse the same data, on every call of the command.
-    try:
-        from .packaged_data import DATA
-        return DATA
-    except ModuleNotFoundError as missing:
-        if missing.name != f"{__package__}.packaged_data":
-            raise
+    # import itself and parse the same data, on every call of the command. In a source checkout
+    # (the site's code beside this package) data/ is read even if such a module was written here.
+    if not os.path.isfile(os.path.join(os.path.dirname(__file__), os.pardir, "refsite", "lookup_data.py")):
+        try:
+            from .packaged_data import DATA
+            return DATA
+        except ModuleNotFoundError as missing:
+            if missing.name != f"{__package__}.packaged_data":
+                raise
     from pathlib import Path  # a source checkout only
 
     checkout = Path(__file__).resolve().parents[2]
@@ -434,7 +422,7 @@ def _built_from_checkout(checkout) -> dict:
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial = cached.with_suffix(f".{os.getpid()}.tmp")
     except OSError:  # a read-only home: build again next time
-        partial = Path(tempfile.mkdtemp()) / DATA_FILE
+        partial = Path(tempfile.mkdtemp()) / CHECKOUT_DATA_FILE
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
         filter(None, [str(checkout / "hooks"), os.environ.get("PYTHONPATH")]))}
     built = subprocess.run([sys.executable, "-m", "refsite.lookup_data", str(partial), "--data", str(checkout / "data")],

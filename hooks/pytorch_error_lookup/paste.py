@@ -95,14 +95,19 @@ PASTE_RULES: dict = {
     "rank": r"^[ \t]*>?[ \t]*\[(?:rank|RANK)? ?([0-9]+)\]:",
     # A traceback starts an error of its own unless a chain line or a worker's envelope led to it.
     "traceback": r"^[ \t]*Traceback \(most recent call last\):?[ \t]*$",
+    # Where the traceback a paste ends with starts: the last `Traceback` line, a worker's
+    # `Original Traceback` included (ends_unfinished).
+    "traceback_start": r"^[ \t]*(?:Original )?Traceback \(most recent call last\):?[ \t]*$",
     "continues": r"(?:during handling of the above exception, another exception occurred:"
                  r"|the above exception was the direct cause of the following exception:"
                  r"|^[ \t]*original traceback)",
     # An error (not a warning: a warning before a traceback is part of that error's story).
     # (Each name starts where a word starts: a search from inside a 1 MB word would go quadratic.)
-    "error_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Interrupt)\b:?",
+    # (A name ends where an ASCII word does, in both engines: `\b` in Python's is Unicode's, and
+    # `RuntimeError错误` would end no name there.)
+    "error_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Interrupt)(?![A-Za-z0-9_]):?",
     # Lines before a traceback with no message among them are a log or a program's chatter: they go.
-    "message_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Warning|Interrupt)\b:?",
+    "message_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Warning|Interrupt)(?![A-Za-z0-9_]):?",
     # A query in Chinese that names an exception or a warning (`KeyError: 'label'`), or holds a run
     # of English words, is an error quoted in a sentence, not a symptom in the reader's words.
     "names_an_error": r"(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Warning)(?![A-Za-z0-9_]|\.[A-Za-z0-9_])",
@@ -313,6 +318,20 @@ def message_missing(text: str, errors: list[PastedError]) -> bool:
     errors a line that names an exception or a warning."""
     return (not any(_R["message_line"].search(error.text) for error in errors)
             and _R["stack"].search(_decode(text)) is not None)
+
+
+@functools.lru_cache(maxsize=4)  # asked once for each row with a context, of the same paste
+def ends_unfinished(text: str) -> bool:
+    """Whether the traceback a paste ends with names no error or warning: from its last
+    `Traceback` line (else its first frame) on, no line does. Cut before its end, it hides the
+    frames below, where a row's call would be. (torch.compile's `from user code:` frames come
+    after the exception: that traceback is whole.)"""
+    lines = _LINE_BREAK.split(_decode(text))
+    start = next((index for index in range(len(lines) - 1, -1, -1) if _R["traceback_start"].match(lines[index])),
+                 None)
+    if start is None:
+        start = next((index for index, line in enumerate(lines) if _R["stack"].match(line)), len(lines))
+    return not any(_R["message_line"].search(line) for line in lines[start + 1:])
 
 
 def reduce_paste(text: str) -> list[PastedError]:

@@ -164,14 +164,12 @@ def write_lookup_data(data_dir: Path, target: Path) -> Path:
     """JSON, or for a `.py` target the module the installed package imports (`DATA = {…}`): pip
     compiles it, and its .pyc loads in a third of the time json takes to parse the same data
     (json's own import included), which the command pays on every call."""
-    data = lookup_data(data_dir)
+    text = json.dumps(lookup_data(data_dir), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.suffix == ".py":
-        # repr() of JSON's types (dict, list, str, int, float, bool, None) is a Python literal
-        # with the same value.
-        text = f'"""Written by setup.py from data/ (refsite.lookup_data); never edited by hand."""\n\nDATA = {data!r}\n'
-    else:
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        # repr() of what JSON reads back (dicts, lists, str, int, float, bool, None: no tuple,
+        # no NaN) is a Python literal with the same value.
+        text = f'"""Written by setup.py from data/ (refsite.lookup_data); never edited by hand."""\n\nDATA = {json.loads(text)!r}\n'
     target.write_text(text, encoding="utf-8")
     return target
 

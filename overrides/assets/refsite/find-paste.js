@@ -33,6 +33,7 @@ function compile(rules) {
       markup: one("markup", "gm"),
       rank: one("rank"),
       traceback: one("traceback"),
+      tracebackStart: one("traceback_start"),
       continues: one("continues", "im"),
       errorLine: one("error_line"),
       messageLine: one("message_line"),
@@ -187,6 +188,20 @@ export function reducePaste(text, rules) {
 export function inWords(query, rules) {
   const re = compile(rules);
   return CJK.test(query) && !re.namesAnError.test(query) && !re.englishWords.test(query);
+}
+
+/**
+ * Whether the traceback a paste ends with names no error or warning (paste.ends_unfinished):
+ * from its last `Traceback` line (else its first frame) on, no line does. Cut before its end,
+ * it hides the frames below, where a row's call would be.
+ */
+export function endsUnfinished(text, rules) {
+  const re = compile(rules);
+  const lines = decode(String(text), rules, re).split(LINE_BREAK);
+  let start = lines.findLastIndex((line) => re.tracebackStart.test(line));
+  if (start < 0) start = lines.findIndex((line) => re.stack.test(line));
+  if (start < 0) start = lines.length;
+  return !lines.slice(start + 1).some((line) => re.messageLine.test(line));
 }
 
 /** Whether the paste is a traceback cut before its message (paste.message_missing): frames, and

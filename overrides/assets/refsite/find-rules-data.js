@@ -56,5 +56,6 @@ export function loadContextData(pageKey) {
     notSaidBecause: payload.not_said_because ?? {},
     otherCausesShownBy: payload.other_causes_shown_by ?? {},
     otherCauseShown: payload.other_cause_shown ?? "",
+    pasteRules: payload.paste,
   }));
 }

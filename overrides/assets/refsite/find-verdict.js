@@ -6,6 +6,7 @@
 
 import { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
 import { loadContextData, loadPasteRules, loadRules, rulesUrl } from "./find-rules-data.js";
+import { endsUnfinished } from "./find-paste.js";
 
 // (The rule's constants, the steps a keystroke needs and the data loaders live in find-rule.js
 // and find-rules-data.js, loaded with the page; this module, needed only for text that is not
@@ -25,7 +26,7 @@ export { loadContextData, loadPasteRules, loadRules, rulesUrl };
  */
 export async function loadContextReader(pageKey) {
   const {
-    contextCode, calledThrough, unlessShown, onlyIfShown, notSaidBecause, otherCausesShownBy, otherCauseShown,
+    contextCode, calledThrough, unlessShown, onlyIfShown, notSaidBecause, otherCausesShownBy, otherCauseShown, pasteRules,
   } = await loadContextData(pageKey);
   return (text) => {
     // The first rule that rules a row out says why, in lookup.why_not_said's order.
@@ -33,7 +34,7 @@ export async function loadContextReader(pageKey) {
     const say = (rows, rule, words) => rows.forEach((row) => {
       if (!why.has(row)) why.set(row, notSaidBecause[rule].replace("{}", words(row).join("、")));
     });
-    say(offContextRows(contextCode, text), "off_context", (row) => contextCode[row]);
+    say(offContextRows(contextCode, text, pasteRules), "off_context", (row) => contextCode[row]);
     say(otherCauseRows(unlessShown, text), "other_cause", (row) => unlessShown[row].filter((it) => text.includes(it)));
     say(unshownContextRows(onlyIfShown, text), "no_own_context", (row) => onlyIfShown[row]);
     return {
@@ -87,19 +88,6 @@ export function unshownContextRows(onlyIfShown, text) {
 const FRAME = /^[ \t]*(?:File "([^"\n]*)", line \d+|"([^"\n]*)", line \d+, in )/m;
 const FRAMES = new RegExp(FRAME.source, "gm");
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-// A line naming the exception a traceback ends with (`RuntimeError: …`, `KeyboardInterrupt`).
-const EXCEPTION_LINE = /^[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:: |[ \t\r]*$)|[A-Z][A-Za-z0-9_]*(?:Error|Exception|Warning|Interrupt|Exit|Iteration)(?![A-Za-z0-9_])/m;
-
-/**
- * Whether no exception follows the last frame of `text`: a traceback cut before its end, whose
- * frames below (where the call would be) are missing, shows nothing about the call
- * (lookup._cut_after_its_frames).
- */
-function cutAfterItsFrames(text) {
-  const last = [...text.matchAll(FRAMES)].at(-1);
-  const below = text.indexOf("\n", last.index + last[0].length); // the lines below the last frame's own
-  return below < 0 || !EXCEPTION_LINE.test(text.slice(below + 1));
-}
 
 /** Whether a frame of `text` is a file under `folder` (`torch/onnx`), `/` or `\` apart (lookup._frame_in_folder). */
 function frameInFolder(text, folder) {
@@ -114,8 +102,8 @@ function frameInFolder(text, folder) {
  * (pytorch_error_lookup.lookup.off_context). A single line shows no frames, and a traceback cut
  * before its exception hides them: either rules out nothing.
  */
-export function offContextRows(contextCode, text) {
-  if (!FRAME.test(text) || cutAfterItsFrames(text)) return new Set();
+export function offContextRows(contextCode, text, pasteRules) {
+  if (!FRAME.test(text) || endsUnfinished(text, pasteRules)) return new Set();
   const calls = (code) => {
     const fn = code.slice(code.lastIndexOf(".") + 1);
     const pkg = code.includes(".") ? code.slice(0, code.lastIndexOf(".")) : "";
