@@ -358,37 +358,32 @@ def test_a_key_list_the_reader_shortened_is_still_the_rows(lookup):
     shortened = pastes["https://github.com/qcf-568/DocTamper/issues/50"]
     assert '", ........' in shortened
     assert (lookup(shortened).verdict, lookup(shortened).ids) == (MATCH, ("missing-keys",))
-    for elision in ("...", "…"):
-        assert lookup(f'Missing key(s) in state_dict: "fc.weight", "fc.bias", {elision}').ids == ("missing-keys",)
+    for elision in (", ...", ",...", ", …"):
+        assert lookup(f'Missing key(s) in state_dict: "fc.weight", "fc.bias"{elision}').ids == ("missing-keys",)
     cut = pastes["https://github.com/adymaharana/VLCStoryGan/issues/11"]
     assert cut.rstrip().endswith('"moconn.layer.0.memory_initilizer.init_memory_bias", "')
     assert lookup(cut).verdict == WEAK
 
 
-def test_a_packed_four_bit_weight_is_told_as_the_matmul_rows_other_cause(lookup):
-    """`pretraining_tp` slicing a bitsandbytes 4-bit weight (the real paste, tune part): the
-    matmul row, with that other cause named; a plain size slip names none."""
+# Real pastes (tune part) that show an other cause's telltale: the row, with that cause named
+# (its text holds the last word).
+TOLD_OTHER_CAUSES = [
+    # `pretraining_tp` slicing a bitsandbytes 4-bit weight
+    ("https://github.com/bitsandbytes-foundation/bitsandbytes/issues/610", "matmul-shapes", "pretraining_tp", "4-bit"),
+    # only `position_ids` missing, a buffer transformers registers or not by version
+    ("https://github.com/zhaogaofeng611/TextMatch/issues/5", "missing-keys", "position_ids", "buffer"),
+]
+
+
+@pytest.mark.parametrize("source, row_id, telltale, named", TOLD_OTHER_CAUSES)
+def test_a_paste_showing_an_other_causes_telltale_is_told_which(lookup, source, row_id, telltale, named):
     import real_pastes
     from pytorch_error_lookup.lookup import shown_other_causes
 
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/610")
-    assert (lookup(paste).verdict, lookup(paste).ids) == (MATCH, ("matmul-shapes",))
-    _, row = lookup.entry("matmul-shapes")
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE) if paste["source"] == source)
+    assert (lookup(paste).verdict, lookup(paste).ids) == (MATCH, (row_id,))
+    _, row = lookup.entry(row_id)
     [(place, shown)] = shown_other_causes(row, paste)
-    assert shown == "pretraining_tp" and "4-bit" in row["other_causes"][place]["cause"]
-    assert shown_other_causes(row, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (32x512 and 256x10)") == []
-
-
-def test_a_missing_library_buffer_is_told_as_the_missing_keys_rows_other_cause(lookup):
-    """Only `position_ids` missing, a buffer transformers registers or not by version (the real
-    paste, tune part): the missing-keys row, with that other cause named."""
-    import real_pastes
-    from pytorch_error_lookup.lookup import shown_other_causes
-
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/zhaogaofeng611/TextMatch/issues/5")
-    assert (lookup(paste).verdict, lookup(paste).ids) == (MATCH, ("missing-keys",))
-    _, row = lookup.entry("missing-keys")
-    [(place, shown)] = shown_other_causes(row, paste)
-    assert shown == "position_ids" and "buffer" in row["other_causes"][place]["cause"]
+    assert shown == telltale and named in row["other_causes"][place]["cause"]
+    # The row's own fragment, pasted bare, names none.
+    assert shown_other_causes(row, row["fragment"]) == []
