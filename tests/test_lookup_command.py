@@ -59,11 +59,14 @@ def test_json_has_exactly_the_documented_shape(tmp_path):
     assert first == {
         "id": "matmul-shapes", "page": "pytorch/appendix-a",
         "fragment": "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)",
-        "cause": first["cause"], "other_causes": [], "chapters": ["01"],
+        "cause": first["cause"], "other_causes": cli.Lookup.installed().entry("matmul-shapes")[1]["other_causes"],
+        "chapters": ["01"],
         "url": (tmp_path.resolve() / "pytorch/appendix-a.html").as_uri() + "#matmul-shapes",
         "why": None, "other_causes_shown": [],
     }
     assert "`4 != 5`" in first["cause"]
+    assert all(set(other) <= {"cause", "source", "shown_by"} and other["source"].startswith("https://")
+               for other in first["other_causes"])
 
 
 def test_json_says_why_a_row_is_only_suggested_as_the_text_does():
