@@ -106,7 +106,9 @@ def test_in_jupyter_the_note_is_html_with_a_clickable_link(monkeypatch):
     assert "<code>mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)</code>" in html
     assert "<code>4 != 5</code>" in html and "<script" not in html
     unpublished = Note(answer, None)._repr_html_()
-    assert "<code>%run -m pytorch_error_lookup -- --explain matmul-shapes</code>" in unpublished and "href" not in unpublished
+    # No site: no link to the entry (an other cause's thread keeps its own).
+    assert "<code>%run -m pytorch_error_lookup -- --explain matmul-shapes</code>" in unpublished
+    assert "appendix-a.html" not in unpublished
 
 
 def test_the_note_says_the_rows_other_causes_the_html_with_their_threads():
