@@ -156,10 +156,10 @@ _SLOTS: tuple[tuple[str, str, str], ...] = (
     ("name", r"'(?:xxx|Xxx)'", f"'?{NAME}'?"),
     ("name", r"(?<![A-Za-z])(?:xxx|Xxx)", NAME),
     # `"1.weight", "1.bias"`: a list of keys, as long as the reader's model makes it, or shortened
-    # by the reader (`, ...`, `,........`; fold() writes `…` as `...`). (Not one cut inside a key
-    # at the paste's end: what followed, `Unexpected key(s)` that tell another situation, is lost
-    # with it.)
-    ("names", r'"[^"\s]+"(?:, "[^"\s]+")+', '"[^"]*"(?:, "[^"]*")*(?:, ?\\.{2,})?'),
+    # by the reader (`, ...`, `,........`; fold() writes `…` as `...`: the last dot is then the
+    # full stop after the list). (Not one cut inside a key at the paste's end: what followed,
+    # `Unexpected key(s)` that tell another situation, is lost with it.)
+    ("names", r'"[^"\s]+"(?:, "[^"\s]+")+', '"[^"]*"(?:, "[^"]*")*(?:, ?\\.+(?=\\.))?'),
     # (Not an argument's place in torch's own signature: `for argument #2 'mat1'` is its wording;
     # nor the dimension one of torch's own size checks names, `to have size 360 at dimension 1,
     # but got size 264`, where bmm's dimension 0 is the batch and 1 the inner size.)
@@ -500,9 +500,6 @@ def _assemble(entry: str, pieces: list[tuple[str, str]], not_with: Sequence[str]
         # A message's last word ends there: `in call to _th_addmm` is not `… _th_addmm_` (a
         # convolution's). (A description may end on a word's stem: `duplicat`.)
         atomic.append("(?![a-z0-9_])")
-    if len(pieces) > 1 and pieces[-2][0] == "names" and pieces[-1] == ("text", "."):
-        # The full stop after a key list: already there when the reader shortened it with dots.
-        atomic[-1] = r"(?:\.|(?<=\.\.))"
     parts = atomic
     anchor = max((piece.strip() for piece in fixed_pieces), key=len, default="")
     needles = tuple(dict.fromkeys(piece.strip() for piece in fixed_pieces if len(piece.strip()) > 2 and piece.strip() != anchor))
