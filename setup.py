@@ -17,13 +17,13 @@ HERE = Path(__file__).resolve().parent
 
 class BuildWithLookupData(build_py):
     def run(self):
-        if not self.editable_mode:
-            # pip builds in the checkout's build/: a file an earlier build left there (one since
-            # removed from the source) would be shipped again.
-            shutil.rmtree(self.build_lib, ignore_errors=True)
-        super().run()
-        if self.editable_mode:
+        if self.editable_mode:  # a source checkout builds the data from data/ as it runs
+            super().run()
             return
+        # pip builds in the checkout's build/: a file an earlier build left there (one since
+        # removed from the source) would be shipped again.
+        shutil.rmtree(self.build_lib, ignore_errors=True)
+        super().run()
         sys.path.insert(0, str(HERE / "hooks"))
         from refsite.lookup_data import write_lookup_data
 
