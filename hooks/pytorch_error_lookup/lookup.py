@@ -20,6 +20,8 @@ from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needle
 from .rank import Ranker, query_terms, suggested_first
 
 CHECKOUT_DATA_FILE = "lookup-data.json"  # a source checkout's build of the data (installed, it is a module)
+
+
 class Page:
     """One reference page of the data: its rows (`entries`), searchable texts, templates and
     ranked index; `not_covered`: {id, title} of the sections saying what it leaves out."""
