@@ -9,7 +9,7 @@ export class Viewport {
   constructor(form, elements) {
     this.form = form;
     this.elements = elements; // in document order
-    // The box each element is skipped with while off screen (refsite.css): a table of a
+    // The box each element is skipped with while off screen (find-offscreen.js): a table of a
     // long section, or a section. Its own size is known without laying out what it holds.
     this.boxes = elements.map((element) => element.closest("[data-rows]") ?? element.closest("[data-section]"));
     this.pendingFrame = 0; // a scroll to come (scrollIntoViewAfterPaint)

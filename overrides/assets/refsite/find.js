@@ -16,6 +16,7 @@ import { foldQuery } from "./find-fold.js";
 import { HighlightPainter, MarkPainter, supportsHighlights } from "./find-highlight.js";
 import { LONG_TEXT, whenIdle, yieldToInput } from "./find-idle.js";
 import { Matches } from "./find-matches.js";
+import { skipOffscreenSections } from "./find-offscreen.js";
 import { PaintWindow } from "./find-paint-window.js";
 import { focusOnSlash } from "./find-shortcut.js";
 import { LITERAL, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
@@ -67,6 +68,7 @@ function mountFind(doc) {
   };
 
   mountCopyButtons(root);
+  skipOffscreenSections(root);
   // Fold the page's text while the reader is still reading, not on the first keystroke.
   const stopPreparing = matches.prepareWhenIdle();
   // Fetch the lookup's rules and index then too, and the code that reads a paste and ranks:
