@@ -90,6 +90,9 @@ def test_the_contents_come_from_markdown_headings(builds):
     for anchor in ("one-liner", "how-to-use", "group-1", "autograd", "not-covered", "checkpoints", "rescue"):
         assert f'href="#{anchor}"' in toc, anchor
         assert re.search(rf'<h[23] id="{anchor}">[^<]+<a class="headerlink" href="#{anchor}"', page), anchor
+    # As plain links: Material's toc component read every heading's offsetTop at load, which lays
+    # out the sections the page skips while off screen (overrides/partials/toc.html, static_toc).
+    assert 'data-md-component="toc"' not in page
     # The page's title is the data's, in the head and the navigation, as with the hooks.
     assert "<title>附录A · 报错反查表 - PyTorch 报错反查</title>" in page
 

@@ -178,9 +178,30 @@ def test_hostile_text_in_the_data_is_shown_as_text(tmp_path, new_page):
 def test_an_anchor_lands_below_the_sticky_search_box(site_url, new_page, width, anchor):
     page = new_page(viewport=(width, 900))
     page.goto(f"{site_url}{APPENDIX}#{anchor}")
+    # The sections around it are drawn in the frames after the landing (skipped while off screen,
+    # until then a guessed height): it must still be there once they are.
+    page.evaluate(AFTER_FRAMES_JS, 10)
     box = page.locator("[data-find]").bounding_box()
     target = page.locator(f"[id='{anchor}']").bounding_box()
     assert target["y"] >= box["y"] + box["height"], f"#{anchor} is hidden under the search box"
+    assert target["y"] < 900 / 2, f"#{anchor} landed at {target['y']:.0f} px, not near the top"
+
+
+def test_after_landing_on_an_anchor_the_reader_scrolls_freely(site_url, new_page):
+    page = new_page(viewport=(1280, 900))
+    page.goto(f"{site_url}{APPENDIX}#silent-bugs")
+    page.evaluate(AFTER_FRAMES_JS, 10)
+    landed = page.locator("#silent-bugs").bounding_box()["y"]
+    page.mouse.move(640, 600)
+    page.mouse.wheel(0, -2000)  # up, across sections drawn only now
+    page.evaluate(AFTER_FRAMES_JS, 30)
+    assert page.locator("#silent-bugs").bounding_box()["y"] > landed + 1000, "the page pulled the reader back"
+
+
+AFTER_FRAMES_JS = """(frames) => new Promise((done) => {
+    const next = (left) => left ? requestAnimationFrame(() => next(left - 1)) : done();
+    next(frames);
+})"""
 
 
 # --- served under a sub-path, as GitHub Pages serves a project's site -------------------------

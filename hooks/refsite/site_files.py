@@ -40,6 +40,9 @@ DATA_DIR = "data"  # beside mkdocs.yml
 LINKED = f"{ASSETS}/modules-linked.js"
 LAZY = f"{ASSETS}/modules-lazy.js"  # what only import() reaches: the ranked half, the home page's panel
 STYLES = f"{ASSETS}/site.css"
+# A reference page's front matter: its contents as plain links (overrides/partials/toc.html), so
+# that nothing at load lays out the sections it skips while off screen.
+STATIC_TOC = "---\nstatic_toc: true\n---\n\n"
 OWN_STYLES = f"{ASSETS}/"
 
 
@@ -96,9 +99,10 @@ class GeneratedPages:
 
         rendered = self.renderer.render(page, href)
         try:
-            return page_markdown(rendered.html, rendered.toc)
+            markdown = page_markdown(rendered.html, rendered.toc)
         except PageStructureError as error:  # the templates' doing, not the data's
             raise SiteFilesError(f"{page.src_uri}: {error}") from None
+        return STATIC_TOC + markdown if page.kind == "reference" else markdown
 
     def nav_config(self, documentation_pages: Iterable[File]) -> list:
         """The navigation MkDocs would make of these pages (its own order and nesting, as with no

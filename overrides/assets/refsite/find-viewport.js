@@ -6,10 +6,11 @@ import { firstIndexWhere } from "./find-bisect.js";
 const VIEW_MARGIN_PX = 48;
 
 export class Viewport {
-  constructor(form, elements) {
+  constructor(form, elements, place) {
     this.form = form;
+    this.place = place; // find-hold.js: where a jump lands stays put while boxes above are drawn
     this.elements = elements; // in document order
-    // The box each element is skipped with while off screen (find-offscreen.js): a table of a
+    // The box each element is skipped with while off screen (refsite.css): a table of a
     // long section, or a section. Its own size is known without laying out what it holds.
     this.boxes = elements.map((element) => element.closest("[data-rows]") ?? element.closest("[data-section]"));
     this.pendingFrame = 0; // a scroll to come (scrollIntoViewAfterPaint)
@@ -47,9 +48,12 @@ export class Viewport {
     const top = this.stuckBottom();
     const bottom = window.innerHeight;
     // Already in view, with a margin (a match on the last visible line is easy to miss).
-    if (align === "center" && rect.top >= top + VIEW_MARGIN_PX && rect.bottom <= bottom - VIEW_MARGIN_PX) return;
-    const offset = align === "start" ? top + 8 : top + (bottom - top - rect.height) / 2;
-    window.scrollBy({ top: rect.top - offset, behavior: "instant" });
+    const inView = align === "center" && rect.top >= top + VIEW_MARGIN_PX && rect.bottom <= bottom - VIEW_MARGIN_PX;
+    if (!inView) {
+      const offset = align === "start" ? top + 8 : top + (bottom - top - rect.height) / 2;
+      window.scrollBy({ top: rect.top - offset, behavior: "instant" });
+    }
+    this.place?.hold(rectOwner(element));
   }
 
   /**

@@ -14,9 +14,9 @@ import { mountCopyButtons } from "./find-copy.js";
 import { CurrentEntry } from "./find-current.js";
 import { foldQuery } from "./find-fold.js";
 import { HighlightPainter, MarkPainter, supportsHighlights } from "./find-highlight.js";
+import { PlaceHold, holdAnchors } from "./find-hold.js";
 import { LONG_TEXT, whenIdle, yieldToInput } from "./find-idle.js";
 import { Matches } from "./find-matches.js";
-import { skipOffscreenSections } from "./find-offscreen.js";
 import { PaintWindow } from "./find-paint-window.js";
 import { focusOnSlash } from "./find-shortcut.js";
 import { LITERAL, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
@@ -45,7 +45,10 @@ function mountFind(doc) {
   let pasteContext; // lastPaste.context while the box searches that paste's text
   let messagePart = false; // the literal matches are of the query's message, its exception's name set aside
   let leftOut = false; // ...and all are in the rows where the page says it leaves this out (九)
-  const viewport = new Viewport(form, elements);
+  // The boxes skipped while off screen (refsite.css) grow or shrink as they are first drawn.
+  const place = new PlaceHold([...root.querySelectorAll("[data-section], [data-rows]")]);
+  holdAnchors(place);
+  const viewport = new Viewport(form, elements, place);
   const painter = supportsHighlights ? new HighlightPainter() : new MarkPainter(root);
   const paintWindow = new PaintWindow(painter, matches, viewport);
   const status = new Status(form.querySelector("[data-find-status]"));
@@ -68,7 +71,6 @@ function mountFind(doc) {
   };
 
   mountCopyButtons(root);
-  skipOffscreenSections(root);
   // Fold the page's text while the reader is still reading, not on the first keystroke.
   const stopPreparing = matches.prepareWhenIdle();
   // Fetch the lookup's rules and index then too, and the code that reads a paste and ranks:
