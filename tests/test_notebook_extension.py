@@ -137,8 +137,14 @@ def test_the_text_note_wraps_to_the_terminal_as_the_command_does_and_keeps_its_c
     lines = Note(Lookup.installed()("RuntimeError: Boolean value of Tensor with more than one value is ambiguous"),
                  None).text().splitlines()
     command = "%run -m pytorch_error_lookup -- --explain bool-ambiguous"
-    assert [line for line in lines if display_width(line) > 40] == ["   " + command]  # on a line of its own, uncut
+    # On a line of its own, uncut, and without the indent, which would only make it wider still.
+    assert [line for line in lines if display_width(line) > 40] == [command]
     assert any(line.startswith("   · 把张量传给了类的构造函数") for line in lines)  # its other cause, wrapped too
+    monkeypatch.setenv("COLUMNS", "60")  # the command fits without its indent: then no line is wider
+    lines = Note(Lookup.installed()("RuntimeError: grad can be implicitly created only for scalar outputs"),
+                 None).text().splitlines()
+    assert "%run -m pytorch_error_lookup -- --explain grad-scalar-only" in lines
+    assert [line for line in lines if display_width(line) > 60] == []
     monkeypatch.setenv("COLUMNS", "200")
     assert "   全文：" + command in Note(Lookup.installed()("RuntimeError: Boolean value of Tensor with more than one "
                                                         "value is ambiguous"), None).text().splitlines()

@@ -29,7 +29,7 @@ from .lookup import (OTHER_CAUSES_LABEL, SHOWN_BY_HINT, Answer, Lookup, Page, ho
                      release_numbers, release_remark, remark_on, shown_other_causes, why_only_suggested)
 from .paste import PASTE_RULES, in_words, names_an_error
 from .rule import LITERAL, MATCH, NONE, WEAK, has_a_word
-from .terminal import Painter, is_terminal, wants_colour, wrap
+from .terminal import Painter, display_width, is_terminal, wants_colour, wrap
 
 SITE_VARIABLE = "PYTORCH_ERROR_LOOKUP_SITE"
 # A whole log is read (its last lines, paste.PASTE_RULES' `tail_lines`); past this it is no paste.
@@ -178,13 +178,16 @@ def where_to_read(base: str | None, page_url: str, entry_id: str, paint: Painter
                   indent: str = "", command: str | None = None) -> list[str]:
     """The entry's address on the site; with no site known, the command that shows it here
     (`command`, by default this one's `--explain`), on a line of its own where the two do not
-    fit on one (a command cut in two is no use to copy)."""
+    fit on one (a command cut in two is no use to copy), and without the indent where even
+    that line would be wider than `width`."""
     if base:
         return wrap(paint.link(entry_url(base, page_url, entry_id)), width, indent)
     label = paint("全文：", "dim")
     command = paint(command or f"pytorch-error-lookup --explain {entry_id}", "code")
     together = wrap(label + command, width, indent)
-    return together if len(together) == 1 else [indent + label, indent + command]
+    if len(together) == 1:
+        return together
+    return [indent + label, indent + command if display_width(indent + command) <= width else command]
 
 
 BULLET_INDENT = "  "  # as wide as "· "
