@@ -12,15 +12,23 @@ export class PlaceHold {
   /** `boxes`: the elements whose size may change as they are first drawn, in document order. */
   constructor(boxes) {
     this.held = null; // { element, top }: where on screen `element` is kept
-    if (!window.ResizeObserver || !boxes.length) return;
-    const observer = new ResizeObserver(() => this.restore());
-    for (const box of boxes) observer.observe(box);
+    this.observer = null;
     // A scroll that leaves the held element where it is was the jump's own, or this hold's, or
     // the browser's keeping the view steady; one that moves it is the reader's (wheel, finger,
     // keys, scrollbar): from then on, the place is theirs.
-    window.addEventListener("scroll", () => {
+    this.onScroll = () => {
       if (this.held && Math.abs(this.offset()) > SAME_PLACE_PX) this.held = null;
-    }, { passive: true });
+    };
+    if (!window.ResizeObserver || !boxes.length) return;
+    this.observer = new ResizeObserver(() => this.restore());
+    for (const box of boxes) this.observer.observe(box);
+    window.addEventListener("scroll", this.onScroll, { passive: true });
+  }
+
+  destroy() {
+    this.held = null;
+    this.observer?.disconnect();
+    window.removeEventListener("scroll", this.onScroll);
   }
 
   /** Keep `element` at `top` (viewport pixels; by default where it is now). */
@@ -46,7 +54,8 @@ export class PlaceHold {
   }
 }
 
-/** Hold the target of the URL's anchor, on load and whenever the anchor changes. */
+/** Hold the target of the URL's anchor, on load and whenever the anchor changes; returns the
+ * function that stops. */
 export function holdAnchors(place) {
   const holdTarget = () => {
     const target = anchorTarget(location.hash);
@@ -56,6 +65,7 @@ export function holdAnchors(place) {
   const [navigation] = performance.getEntriesByType?.("navigation") ?? [];
   if (!navigation || navigation.type === "navigate") holdTarget();
   window.addEventListener("hashchange", holdTarget);
+  return () => window.removeEventListener("hashchange", holdTarget);
 }
 
 function anchorTarget(hash) {

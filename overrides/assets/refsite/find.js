@@ -47,7 +47,7 @@ function mountFind(doc) {
   let leftOut = false; // ...and all are in the rows where the page says it leaves this out (九)
   // The boxes skipped while off screen (refsite.css) grow or shrink as they are first drawn.
   const place = new PlaceHold([...root.querySelectorAll("[data-section], [data-rows]")]);
-  holdAnchors(place);
+  const stopHoldingAnchors = holdAnchors(place);
   const viewport = new Viewport(form, elements, place);
   const painter = supportsHighlights ? new HighlightPainter() : new MarkPainter(root);
   const paintWindow = new PaintWindow(painter, matches, viewport);
@@ -316,6 +316,8 @@ function mountFind(doc) {
     stopPreparing();
     stopFetching();
     viewport.cancelScroll();
+    stopHoldingAnchors();
+    place.destroy();
     paintWindow.destroy();
     painter.detach();
     stopShortcut();
