@@ -1,8 +1,8 @@
 // Holding the place a jump lands on. A reference page's sections are skipped while off screen
 // (refsite.css) and take a guessed height until first drawn: when a box above the place the reader
 // was just taken to (an anchor, a match) is drawn, its real height moves everything below it, and
-// Chromium's scroll anchoring leaves that move uncorrected after a jump (`#silent-bugs` ended
-// 527 px above the screen). So until the reader scrolls away, the place stays put. (Scrolling
+// Chromium's scroll anchoring leaves that move uncorrected after a jump. So until the reader
+// scrolls away, or the address names another anchor, the place stays put. (Scrolling
 // up from there is the browser's to keep steady, and it does: the box then drawn is wholly above
 // what the reader sees.)
 
@@ -11,7 +11,7 @@ const SAME_PLACE_PX = 2;
 export class PlaceHold {
   /** `boxes`: the elements whose size may change as they are first drawn, in document order. */
   constructor(boxes) {
-    this.held = null; // { element, top }: where on screen `element` is kept
+    this.held = null; // { element, top, hash }: where on screen `element` is kept (for `hash`)
     this.observer = null;
     // A scroll that leaves the held element where it is was the jump's own, or this hold's, or
     // the browser's keeping the view steady; one that moves it is the reader's (wheel, finger,
@@ -32,18 +32,24 @@ export class PlaceHold {
   }
 
   /** Keep `element` at `top` (viewport pixels; by default where it is now). */
-  hold(element, top = element.getBoundingClientRect().top) {
-    this.held = { element, top };
+  hold(element, top = element.getBoundingClientRect().top, hash = null) {
+    this.held = { element, top, hash };
   }
 
   /** Keep an anchor's target where landing on it puts it: its scroll margin below the top. */
   holdAnchor(element) {
-    this.hold(element, parseFloat(getComputedStyle(element).scrollMarginTop) || 0);
+    this.hold(element, parseFloat(getComputedStyle(element).scrollMarginTop) || 0, location.hash);
   }
 
   /** After boxes resized (before that frame is painted): move the held element back. */
   restore() {
-    if (!this.held || !this.held.element.isConnected) return;
+    if (!this.held) return;
+    // An anchor's hold ends when the address names another (the browser's jump to it comes
+    // before its hashchange), and any hold when its element is gone.
+    if (!this.held.element.isConnected || (this.held.hash !== null && this.held.hash !== location.hash)) {
+      this.held = null;
+      return;
+    }
     const moved = this.offset();
     if (Math.abs(moved) >= 1) window.scrollBy({ top: moved, behavior: "instant" });
   }
@@ -59,9 +65,13 @@ export class PlaceHold {
 export function holdAnchors(place) {
   const holdTarget = () => {
     const target = anchorTarget(location.hash);
-    if (target) place.holdAnchor(target);
+    if (target) {
+      place.holdAnchor(target);
+      place.restore();
+    }
   };
-  // A reload or a step back puts the reader where they were, not on the anchor.
+  // A reload or a step back is the browser's to restore (to an offset: sections above not yet
+  // drawn there may have another height than when the reader left), not the anchor's.
   const [navigation] = performance.getEntriesByType?.("navigation") ?? [];
   if (!navigation || navigation.type === "navigate") holdTarget();
   window.addEventListener("hashchange", holdTarget);
@@ -70,7 +80,8 @@ export function holdAnchors(place) {
 
 function anchorTarget(hash) {
   try {
-    return hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    if (hash.length <= 1) return null;
+    return document.getElementById(hash.slice(1)) ?? document.getElementById(decodeURIComponent(hash.slice(1)));
   } catch (malformed) { // `#%E0`: no element has such an id
     return null;
   }
