@@ -263,6 +263,27 @@ def test_a_second_line_of_its_own_pasted_alone_is_still_the_rows(lookup):
     assert best_fit(templates, fold("Weights only load failed.")) is None
 
 
+def test_a_first_line_printed_only_in_the_rows_case_is_the_rows(lookup):
+    """torch 2.6+ opens with `This file can still be loaded, to do so you have two options` only
+    for a global not allowed (serialization._get_wo_message): a paste cut before the
+    WeightsUnpickler line (tune part, FireRedASR#14) is the row's. The other failures' first
+    line (`Weights only load failed. In PyTorch 2.6, we changed …`, a file that is no
+    checkpoint) stays unsure."""
+    import real_pastes
+
+    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    cut = pastes["https://github.com/FireRedTeam/FireRedASR/pull/14"]
+    assert "WeightsUnpickler" not in cut
+    assert (lookup(cut).verdict, lookup(cut).ids) == (MATCH, ("weights-only-unpickling",))
+    other = ("_pickle.UnpicklingError: Weights only load failed. In PyTorch 2.6, we changed the default value of the "
+             "`weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with "
+             "`weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. "
+             "Do it only if you got the file from a trusted source.\n Please file an issue with the following so "
+             "that we can make `weights_only=True` compatible with your use case: WeightsUnpickler error: "
+             "Unsupported operand 118")
+    assert lookup(other).verdict == WEAK
+
+
 def test_when_several_rows_fit_the_error_printed_last_wins():
     envelope = compile_template("envelope", "Caught RuntimeError in DataLoader worker process 0.", ("RuntimeError",))
     inner = compile_template("inner", "stack expects each tensor to be equal size, but got [3] at entry 0 and [4] at entry 1")

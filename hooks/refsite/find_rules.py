@@ -16,6 +16,7 @@ from pytorch_error_lookup.lookup import NOT_SAID_BECAUSE, OTHER_CAUSE_SHOWN
 from pytorch_error_lookup.paste import PASTE_RULES
 from pytorch_error_lookup.rule import (
     Template, best_fit, compile_description, compile_paragraph, compile_template, compile_templates, fold,
+    split_exception,
 )
 
 from .find_index import INDEX_DIR
@@ -89,8 +90,11 @@ def _own_templates(entry, near_misses: list[str]) -> list[tuple[str, str, Templa
     for message in _printed_messages(entry, whole):
         partials += compile_templates(entry.id, message, entry.own_names, entry.second_line, **_structure(entry))[1:]
     # Each paragraph of a message printed over several lines under its exception's name
-    # (`RuntimeError: ` and then Python's bootstrapping text): a paste of one paragraph.
-    for paragraph in _message_paragraphs(entry, whole):
+    # (`RuntimeError: ` and then Python's bootstrapping text): a paste of one paragraph. And for
+    # a row told apart by its second line, the first line a release printed when it says more
+    # than the fragment: torch 2.6's `Weights only load failed. This file can still be loaded,
+    # to do so you have two options …` is printed only for a global not allowed, the row's case.
+    for paragraph in _message_paragraphs(entry, whole) + _first_lines_beyond(entry):
         if (template := compile_paragraph(entry.id, paragraph, entry.own_names)) is not None:
             partials.append(template)
     return [("fragment", entry.fragment, whole)] + [
@@ -185,6 +189,17 @@ def _printed_messages(entry, whole: Template) -> list[str]:
     lines = (line for run in _text_runs(entry) for line in (run.excerpt or "").splitlines()
              if EXCEPTION_LINE.search(line))
     return [line for line in dict.fromkeys(lines) if best_fit([whole], fold(line))]
+
+
+def _first_lines_beyond(entry) -> list[str]:
+    """For a row told apart by its second line: the message of each exception line its runs
+    printed that holds the fragment's message and goes on past it, once each."""
+    if not entry.second_line:
+        return []
+    own = fold(split_exception(entry.fragment)[1])
+    lines = (split_exception(line[EXCEPTION_LINE.search(line).start():])[1]
+             for run in _text_runs(entry) for line in (run.excerpt or "").splitlines() if EXCEPTION_LINE.search(line))
+    return [line for line in dict.fromkeys(lines) if fold(line).startswith(own) and len(fold(line)) > len(own)]
 
 
 # An exception's name with nothing after it: its message follows on the next lines.
