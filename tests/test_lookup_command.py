@@ -50,7 +50,7 @@ def test_json_has_exactly_the_documented_shape(tmp_path):
     (tmp_path / "index.html").write_text("")
     status, out, _ = run(["--json", "--site", str(tmp_path)], MATMUL.encode())
     answer = json.loads(out)
-    assert status == 0 and set(answer) == {"verdict", "others", "message_missing", "said_by", "described", "results"}
+    assert status == 0 and set(answer) == {"verdict", "others", "message_missing", "said_by", "described", "frame", "results"}
     assert answer["verdict"] == "match" and answer["others"] == 0 and answer["message_missing"] is False
     assert answer["said_by"] is None and answer["described"] is False  # the row's own text, numbers aside
     first = answer["results"][0]
@@ -90,6 +90,26 @@ def test_a_match_says_whether_it_fit_another_releases_wording_or_a_description()
     assert "讲的正是你描述的现象" in out.splitlines()[0]
     _, out, _ = run(["--json"], "验证集精度比训练差很多".encode())
     assert json.loads(out)["described"] is True
+
+
+def test_a_traceback_cut_before_its_message_is_said_from_a_frame_only_its_row_runs():
+    """A spawned child's traceback, cut by its thread before the bootstrapping message (real
+    paste, tune part): its frames run through `_fixup_main_from_path`, the row's. Cut before any
+    such frame, the answer says the message is missing, as for any cut traceback."""
+    import real_pastes
+
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                 if paste["source"] == "https://github.com/lxztju/pytorch_classification/issues/37")
+    assert "bootstrapping" not in paste and "_fixup_main_from_path" in paste
+    status, out, _ = run([], paste.encode())
+    assert status == 0 and "栈里经过 _fixup_main_from_path" in out.splitlines()[0]
+    _, out, _ = run(["--json"], paste.encode())
+    answer = json.loads(out)
+    assert (answer["verdict"], answer["frame"], answer["results"][0]["id"]) == (
+        "match", "_fixup_main_from_path", "spawn-bootstrapping")
+    above = paste[:paste.index('  File "C:\\ProgramData\\Anaconda3\\lib\\multiprocessing\\spawn.py", line 236')]
+    _, out, _ = run(["--json"], above.encode())
+    assert (json.loads(out)["verdict"], json.loads(out)["message_missing"]) == ("none", True)
 
 
 def test_a_url_base_is_joined_and_the_environment_gives_it_too(monkeypatch):

@@ -143,6 +143,7 @@ def as_json(answer: Answer, base: str | None, text: str) -> dict:
         # symptom described in words.
         "said_by": answer.fit.said_by if answer.fit else None,
         "described": bool(answer.fit and answer.fit.described),
+        "frame": answer.fit.frame if answer.fit else None,  # said from a frame only its row's situation runs
         "results": [
             {"id": entry["id"], "page": answer.page.key, "fragment": entry["fragment"], "cause": entry["cause"],
              "other_causes": entry.get("other_causes", []),

@@ -15,7 +15,7 @@ import re
 from collections import namedtuple
 from functools import cached_property
 
-from .paste import ends_unfinished, message_missing, reduce_paste
+from .paste import PASTE_RULES, ends_unfinished, message_missing, reduce_paste, shown_frames
 from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
 from .rank import Ranker, query_terms, suggested_first
 
@@ -279,6 +279,8 @@ def how_it_fits(fit, *, raised: bool = False) -> str:
     `raised`: the notebook's error was raised, not pasted."""
     if fit is not None and fit.described:
         return "有一条讲的正是你描述的现象"
+    if fit is not None and fit.frame:
+        return "有一条对上了：" + PASTE_RULES["from_frame_note"].format(frame=fit.frame)
     if fit is not None and fit.said_by:
         space = "" if fit.said_by.endswith("）") else " "
         subject = "这个报错是" if raised else "你贴的是"
@@ -329,6 +331,12 @@ class Lookup:
                 if answer.verdict in (LITERAL, MATCH):
                     return answer._replace(others=len(errors) - 1)
         if message_missing(text, errors):
+            # Cut before its message, a traceback may still show a frame only one row's
+            # situation runs through (its `frames`): that row, said from the frames.
+            frames = shown_frames(text)
+            answer = self.answer(frames, rank=False, skip=skip, called=called) if frames else None
+            if answer is not None and answer.fit is not None and answer.fit.frame:
+                return answer
             return Answer(NONE, None, (), message_missing=True)
         if not errors:
             return Answer(NONE, None, ())

@@ -121,6 +121,11 @@ PASTE_RULES: dict = {
     # (A frame's line may have lost its `File ` to the paste's cut: then it shows its `, in f`.)
     "stack": r"^[ \t]*(?:Traceback \(most recent call last\)|File \"[^\"\n]*\", line [0-9]+|\"[^\"\n]*\", line [0-9]+, in "
              r"|Cell In ?\[[0-9]*\], line [0-9]+|<ipython-input-)",
+    # The function a frame ran (`File "…spawn.py", line 236, in prepare`; IPython's
+    # `…/spawn.py in prepare(preparation_data)`, `File ~/…/spawn.py:236, in prepare(…)`), after
+    # any Markdown quote marker: a traceback cut before its message is read by them (shown_frames).
+    "frame_name": r"^[ \t>]*(?:(?:File )?\"[^\"\n]*\", line [0-9]+, in ([A-Za-z_][A-Za-z0-9_]*)"
+                  r"|(?:File )?[^ \t\n\"]+\.py(?::[0-9]+,)? in ([A-Za-z_][A-Za-z0-9_]*)\()",
     # A message quoted in a sentence (`it says "leaf Variable that requires grad is being used in
     # an in-place operation" when…`): each quoted run of at least `quoted_words` words is one more
     # reading of its error. A quote opens and closes at a word's edge, not inside `don't`. (By
@@ -136,6 +141,8 @@ PASTE_RULES: dict = {
     "quoted_word": r"(?<![A-Za-z0-9_.])[A-Za-z]{2,}(?![A-Za-z0-9_(])",  # a word, not part of a name or a call
     "quoted_words": 4,
     "missing_message_note": "这段只有调用栈，缺了最后一行的报错本身（形如 RuntimeError: …）：把 Traceback 的最后几行一起贴进来再查",
+    # How a row said from a frame fits (rule.Fit.frame): the terminal, the notebook and the box.
+    "from_frame_note": "栈里经过 {frame}，只有这一条讲的情况会走到这里（报错信息本身没贴全也认得出）",
     "wrap_width": 60,  # lines this long or longer, all of one length, were wrapped by a program
     # A long paste is read from its end, as `tail` would: a log's error is at its end.
     "tail_lines": 2000,
@@ -318,6 +325,15 @@ def message_missing(text: str, errors: list[PastedError]) -> bool:
     errors a line that names an exception or a warning."""
     return (not any(_R["message_line"].search(error.text) for error in errors)
             and _R["stack"].search(_decode(text)) is not None)
+
+
+def shown_frames(text: str) -> str:
+    """The functions a paste's frames ran, in order, as one line (`spawn_main → _main → prepare →
+    _fixup_main_from_path → run_path`): what a traceback cut before its message still says. A
+    row's `frames` (a function only its situation runs through) fits it (lookup.Lookup)."""
+    # Line by line, as every rule here: the two engines' `^` read a lone CR or U+2028 apart.
+    found = (_R["frame_name"].match(line) for line in _LINE_BREAK.split(_decode(text)))
+    return " → ".join(frame.group(1) or frame.group(2) for frame in found if frame)
 
 
 @functools.lru_cache(maxsize=4)  # asked once for each row with a context, of the same paste

@@ -175,7 +175,7 @@ _SEPARATORS = " ,;:."
 
 
 class Template(namedtuple("Template", "entry pattern anchor fixed partial needles not_with max_query needs_call said_by "
-                                      "sizes_differ", defaults=(False, (), (), None, False, None, False))):
+                                      "sizes_differ frame", defaults=(False, (), (), None, False, None, False, None))):
     """A row's fragment as a pattern. `anchor` is its longest fixed piece (a cheap first test);
     `fixed` counts its fixed characters (the more, the more specific); `partial`: a head or tail
     of the row's template (compile_templates). `needles`: its other fixed pieces (besides
@@ -190,7 +190,8 @@ class Template(namedtuple("Template", "entry pattern anchor fixed partial needle
     `called_through`: `F.linear`, `torch.matmul`). `said_by`: for a wording other than the row's
     own text, who printed it (`torch 1.0.1–1.7.1`), so that a reader is told why the row reads
     otherwise. `sizes_differ`: the shapes the matched message names must differ in their sizes
-    somewhere, not only in their order (a transposed weight is another story: only_reordered)."""
+    somewhere, not only in their order (a transposed weight is another story: only_reordered).
+    `frame`: the name of a function only the row's situation runs through (compile_frame)."""
 
     __slots__ = ()
 
@@ -210,6 +211,8 @@ class Template(namedtuple("Template", "entry pattern anchor fixed partial needle
             raw["said_by"] = self.said_by
         if self.sizes_differ:
             raw["sizes_differ"] = True
+        if self.frame:
+            raw["frame"] = self.frame
         return raw
 
 
@@ -319,6 +322,14 @@ def compile_description(entry: str, said: str) -> Template:
     """A symptom's description in the reader's words (`验证集…精度…比训练…差`): its words in
     order, `…` for anything between, tried on a short query only."""
     return _assemble(entry, _template_pieces(said, (), None, ()), (), short=True)
+
+
+def compile_frame(entry: str, function: str) -> Template:
+    """A function only the row's situation runs through (`_fixup_main_from_path`: a spawned
+    child running the main module again), as a whole name: it fits the frames of a traceback
+    cut before its message (paste.shown_frames), or a log that ran them into one line."""
+    name = fold(function)
+    return Template(entry, _escape(name) + "(?![a-z0-9_])", name, len(name), frame=function)
 
 
 def compile_paragraph(entry: str, paragraph: str, own_names: Sequence[str] = ()) -> Template | None:
@@ -522,11 +533,12 @@ def _fold_between_slots(text: str) -> str:
 
 # ── Deciding ───────────────────────────────────────────────────────────────────────────────────
 
-class Fit(namedtuple("Fit", "entry message fixed end said_by described", defaults=(None, False))):
+class Fit(namedtuple("Fit", "entry message fixed end said_by described frame", defaults=(None, False, None))):
     """A template that fits: its row, which of the query's error messages the match starts in
     (message_starts), its fixed characters, and where the match ends in the folded query; who
-    printed the wording that fits (Template.said_by), and whether it is a symptom's description
-    in the reader's words (a template with `max_query`)."""
+    printed the wording that fits (Template.said_by), whether it is a symptom's description
+    in the reader's words (a template with `max_query`), and the function of a frame that
+    fits (Template.frame)."""
 
     __slots__ = ()
 
@@ -612,7 +624,8 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
         if ruled_out:
             passed_over.add(template.entry)
             continue
-        fit = Fit(template.entry, message, template.fixed, found.end(), template.said_by, template.max_query is not None)
+        fit = Fit(template.entry, message, template.fixed, found.end(), template.said_by, template.max_query is not None,
+                  template.frame)
         if template.partial:
             if template.entry not in partial or fit.rank > partial[template.entry].rank:
                 partial[template.entry] = fit

@@ -15,7 +15,7 @@ from pathlib import Path
 from pytorch_error_lookup.lookup import NOT_SAID_BECAUSE, OTHER_CAUSE_SHOWN
 from pytorch_error_lookup.paste import PASTE_RULES
 from pytorch_error_lookup.rule import (
-    Template, best_fit, compile_description, compile_paragraph, compile_template, compile_templates, fold,
+    Template, best_fit, compile_description, compile_frame, compile_paragraph, compile_template, compile_templates, fold,
     split_exception,
 )
 
@@ -58,7 +58,7 @@ def declined_wordings(page) -> list[tuple[str, str]]:
 
 def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None]]]]:
     """Each row's (kind, what it was compiled from, its template or None when a near miss's
-    message fits it), in page order. Kinds: fragment, partial, wording, said."""
+    message fits it), in page order. Kinds: fragment, partial, frame, wording, said."""
     outputs = [(row_id, fold(message)) for row_id, message in _recorded_messages(page)]
     near_misses = [fold(message) for message in _near_miss_messages(page)]
     rows = []
@@ -81,7 +81,7 @@ def _structure(entry) -> dict:
 def _own_templates(entry, near_misses: list[str]) -> list[tuple[str, str, Template | None]]:
     """The row's fragment's template, then the partial ones (head, tail, a paragraph, or the
     second line of its own) of its fragment and of each whole message a release printed around
-    it."""
+    it, then one for each function only its situation runs through (its `frames`)."""
     whole, *partials = compile_templates(entry.id, entry.fragment, entry.own_names, entry.second_line,
                                          **_structure(entry))
     # The head and tail of the whole message each release printed around the row's text
@@ -97,8 +97,10 @@ def _own_templates(entry, near_misses: list[str]) -> list[tuple[str, str, Templa
     for paragraph in _message_paragraphs(entry, whole) + _first_lines_beyond(entry):
         if (template := compile_paragraph(entry.id, paragraph, entry.own_names)) is not None:
             partials.append(template)
+    frames = [("frame", function, compile_frame(entry.id, function)) for function in entry.frames]
     return [("fragment", entry.fragment, whole)] + [
-        ("partial", template.pattern, None if _fits_any(template, near_misses) else template) for template in partials]
+        ("partial", template.pattern, None if _fits_any(template, near_misses) else template) for template in partials
+    ] + frames
 
 
 def _wording_templates(entry, outputs: list[tuple[str, str]],

@@ -267,6 +267,9 @@ class ErrorEntry:
     # Code or words one of which a paste must show for the row to be said (`torch.load`): its
     # message alone is any such error's (pytorch_error_lookup.lookup.lacks_own_context).
     only_if_shown: tuple[str, ...] = ()
+    # Functions only its situation runs through (`_fixup_main_from_path`): a traceback cut before
+    # its message that shows one of them as a frame is this row's (pytorch_error_lookup.rule.compile_frame).
+    frames: tuple[str, ...] = ()
     # Other mistakes that print the same words: the row explains them too, under its cause.
     other_causes: tuple[OtherCause, ...] = ()
     reproducer: Reproducer | None = None
@@ -486,7 +489,7 @@ def _row(kind: str, raw: dict, checks: Checks | None):
     row_type = _ROW_TYPES[kind]
     values = dict(raw)
     for listed in ("chapters", "own_names", "key_prefixes", "not_with", "called_through", "unless_shown", "only_if_shown",
-                   "said_as"):
+                   "frames", "said_as"):
         if listed in values:
             values[listed] = tuple(values[listed])
     if "other_causes" in values:

@@ -39,6 +39,7 @@ function compile(rules) {
       messageLine: one("message_line"),
       raiseLine: one("raise_line"),
       stack: one("stack"),
+      frameName: one("frame_name", ""),
       namesAnError: one("names_an_error", ""),
       englishWords: one("english_words", ""),
       quoted: Object.entries(rules.quoted).map(([opener, pattern]) => [opener, new RegExp(pattern, "gm")]),
@@ -202,6 +203,15 @@ export function endsUnfinished(text, rules) {
   if (start < 0) start = lines.findIndex((line) => re.stack.test(line));
   if (start < 0) start = lines.length;
   return !lines.slice(start + 1).some((line) => re.messageLine.test(line));
+}
+
+/** The functions a paste's frames ran, in order, as one line (paste.shown_frames): what a
+ * traceback cut before its message still says. */
+export function shownFrames(text, rules) {
+  const re = compile(rules);
+  // Line by line, as every rule here: the two engines' `^` read a lone CR or U+2028 apart.
+  return decode(String(text), rules, re).split(LINE_BREAK).map((line) => re.frameName.exec(line))
+    .filter((found) => found !== null).map((found) => found[1] ?? found[2]).join(" → ");
 }
 
 /** Whether the paste is a traceback cut before its message (paste.message_missing): frames, and

@@ -14,8 +14,9 @@ import { MATCH, NONE, WEAK, bestFit, loadContextData, loadContextReader, loadRul
 const LABEL_LENGTH = 140;
 
 /** How a `match` fits (pytorch_error_lookup.lookup.how_it_fits, in the page's words). */
-function howItFits({ saidBy, described }) {
+function howItFits({ saidBy, described, frame }, pasteRules) {
   if (described) return "你描述的正是这一条讲的现象";
+  if (frame) return pasteRules.from_frame_note.replace("{frame}", frame);
   if (saidBy) return `你贴的是 ${saidBy}${saidBy.endsWith("）") ? "" : " "}的一种说法，本页列的是它今天的原文`;
   return "本页没有逐字的原文，只差你自己的名字、形状或数字";
 }
@@ -117,7 +118,7 @@ export class Suggestions {
   showMatch() {
     const { entry } = this.fit;
     this.list.replaceChildren(this.item(entry));
-    this.status.set(`对上了一条：「${entryLabel(document.getElementById(entry), 60)}」。${howItFits(this.fit)}`
+    this.status.set(`对上了一条：「${entryLabel(document.getElementById(entry), 60)}」。${howItFits(this.fit, this.pasteRules)}`
       + `${this.otherCauseShown(entry)} · 回车跳过去`);
     if (this.landOnArrival) this.land(entry);
   }

@@ -128,7 +128,7 @@ export function messageStarts(foldedQuery, patterns) {
 
 /**
  * The template that explains the folded query best: { entry, message, fixed, end, saidBy,
- * described } (rule.Fit) or null.
+ * described, frame } (rule.Fit) or null.
  * When several fit, the one in the last error message wins (Python prints the error that
  * matters last); within one message the most specific, then the one ending last. Ties keep page
  * order. A partial template (a head or tail) counts only when no whole one fits and it is the
@@ -177,6 +177,7 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
       end: found.index + found[0].length,
       saidBy: template.said_by ?? null, // another release's wording of the row: who printed it
       described: template.max_query !== undefined, // a symptom in the reader's words
+      frame: template.frame ?? null, // a function only the row's situation runs through
     };
     if (template.partial) {
       const known = partial.get(template.entry);

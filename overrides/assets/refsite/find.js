@@ -191,13 +191,19 @@ function mountFind(doc) {
     return fit !== null && doc.getElementById(fit.entry) !== null;
   }
 
+  /** Whether a row's frame template (rule.compile_frame) is what fits the frames a paste shows. */
+  function saidByFrame(frames, templates, context, bestFit) {
+    const fit = bestFit(templates, foldQuery(frames), patterns, context);
+    return fit !== null && fit.frame !== null && doc.getElementById(fit.entry) !== null;
+  }
+
   /**
    * What goes in the box for a paste (pytorch_error_lookup.paste, mirrored in find-paste.js):
    * of its errors, the first the page explains, else the first; `others` counts the rest.
    */
   async function pastedQuery(pasted) {
     // The code (the lazy file) and the data (the page's rules script) are fetched side by side.
-    const [{ reducePaste, messageMissing }, { bestFit, loadContextReader }, rules] = await Promise.all([
+    const [{ reducePaste, messageMissing, shownFrames }, { bestFit, loadContextReader }, rules] = await Promise.all([
       loadPasteReader(), loadVerdict(), loadPasteRules(form.dataset.findPage)]);
     const readContext = await loadContextReader(form.dataset.findPage);
     // A long paste is read in steps, the page answering input between them (find-idle.js).
@@ -217,8 +223,16 @@ function mountFind(doc) {
         if (explainedHere(reading, templates, context, bestFit)) return { query: reading, others, explained: true, context };
       }
     }
-    // A traceback cut before its message: "not covered" would be a guess, so say what is missing.
-    if (missing) return { query: "", others: 0, explained: false, missing: rules.missing_message_note, context };
+    if (missing) {
+      // Cut before its message, a traceback may still show a frame only one row's situation
+      // runs through (a row's `frames`): that row, said from the frames. Otherwise "not
+      // covered" would be a guess, so say what is missing.
+      const frames = shownFrames(pasted, rules);
+      if (frames && saidByFrame(frames, templates, context, bestFit)) {
+        return { query: frames, others: 0, explained: true, context };
+      }
+      return { query: "", others: 0, explained: false, missing: rules.missing_message_note, context };
+    }
     if (errors.length === 0) return { query: "", others, explained: false, context };
     return { query: errors[0].text, others, explained: false, context };
   }
