@@ -106,3 +106,50 @@ def long_site_url(tmp_path_factory):
 @pytest.fixture(scope="session", name="site_url", params=["as-written", "long-section"])
 def site_url_of_both_shapes(request, site_url):
     return site_url if request.param == "as-written" else request.getfixturevalue("long_site_url")
+
+
+# --- the reader's place, as find-restore.js keeps it across a reload or a step back ------------
+
+AFTER_FRAMES_JS = """(frames) => new Promise((done) => {
+    const next = (left) => left ? requestAnimationFrame(() => next(left - 1)) : done();
+    next(frames);
+})"""
+
+ROW_AT_TOP_JS = """() => {
+    const line = document.querySelector('[data-find]').getBoundingClientRect().bottom;
+    for (const row of document.querySelectorAll('[data-entry]')) {
+        const box = row.getBoundingClientRect();
+        if (box.bottom > line) return { id: row.id, top: box.top };
+    }
+    return null;
+}"""
+
+
+def read_down_to(page, row_id: str):
+    """The reader scrolls down the page until `row_id` is near the top, reads (the scroll comes to
+    rest) and returns the row at the top below the search box and where it is. Scrolled through,
+    the sections above are drawn at their real height; a reload has only guessed ones."""
+    page.wait_for_selector("[data-find-copy]", state="attached")  # find.js has mounted
+    width = page.viewport_size["width"]
+    page.mouse.move(width / 2, 500)
+    for _ in range(100):
+        below = page.evaluate(f"document.getElementById('{row_id}').getBoundingClientRect().top") - 300
+        if below < 0:
+            break
+        page.mouse.wheel(0, min(800, below + 40))
+        page.evaluate(AFTER_FRAMES_JS, 3)
+    page.evaluate(AFTER_FRAMES_JS, 10)
+    page.wait_for_timeout(600)  # at rest: find-restore.js writes the place 300 ms after a scroll
+    return page.evaluate(ROW_AT_TOP_JS)
+
+
+def back_at(page) -> dict:
+    """The row at the top once the page is back (reloaded, or stepped back to) and settled."""
+    page.wait_for_selector("[data-find-copy]", state="attached")
+    page.evaluate(AFTER_FRAMES_JS, 10)  # the sections around the place are drawn by then
+    return page.evaluate(ROW_AT_TOP_JS)
+
+
+def assert_same_place(left: dict, back: dict):
+    assert back is not None and back["id"] == left["id"], f"left at #{left['id']}, back at {back}"
+    assert abs(back["top"] - left["top"]) <= 3, f"#{left['id']} left at {left['top']:.0f} px, back at {back['top']:.0f}"

@@ -9,7 +9,8 @@ import math
 
 import pytest
 
-from find_support import LONG_SECTION_ROWS, REFERENCE, current_entries, long_site_url, type_query  # noqa: F401
+from find_support import (  # noqa: F401
+    LONG_SECTION_ROWS, REFERENCE, assert_same_place, back_at, current_entries, long_site_url, read_down_to, type_query)
 
 pytestmark = pytest.mark.browser
 
@@ -183,3 +184,14 @@ def test_a_search_that_asks_for_the_whole_text_is_never_still_counting(page, lon
         LAST,
     )
     assert result == {"counting": False, "count": 1}
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])
+def test_a_reload_keeps_the_readers_place_in_a_later_table(new_page, long_site_url, viewport):
+    """A row in the second table of a long section: the tables above it, each skipped with a
+    guessed height, are drawn again as the place is held (find-restore.js)."""
+    page = new_page(viewport=viewport)
+    open_long(page, long_site_url)
+    left = read_down_to(page, f"e{ROWS_PER_TABLE + 50:05d}")
+    page.reload()
+    assert_same_place(left, back_at(page))

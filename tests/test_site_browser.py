@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
-from conftest import ROOT, copy_project, mkdocs_build, serve, serving
+from conftest import CHROMIUM_ARGS, ROOT, copy_project, mkdocs_build, serve, serving
+from find_support import AFTER_FRAMES_JS, ROW_AT_TOP_JS, assert_same_place, back_at, read_down_to
 
 pytestmark = pytest.mark.browser
 
@@ -213,10 +214,112 @@ def test_another_anchor_in_the_address_lands_too(site_url, new_page, width):
     assert box["y"] + box["height"] <= target["y"] < 900 / 2, f"#silent-bugs at {target['y']:.0f} px"
 
 
-AFTER_FRAMES_JS = """(frames) => new Promise((done) => {
-    const next = (left) => left ? requestAnimationFrame(() => next(left - 1)) : done();
-    next(frames);
-})"""
+# --- the reader's place across a reload or a step back (find-restore.js) ----------------------
+# Sections above the place come back with a guessed height (refsite.css): the browser's restored
+# offset alone showed another part of the page (measured: up to 1,067 px off at 1280 px wide,
+# 2,933–4,991 at 390).
+
+DEEP_ROW = "guard-data-dependent"  # in the seventh of 附录A's nine sections
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_reload_keeps_the_readers_place(site_url, new_page, width):
+    page = new_page(viewport=(width, 900))
+    page.goto(site_url + APPENDIX)
+    left = read_down_to(page, DEEP_ROW)
+    page.reload()
+    back = back_at(page)
+    assert page.evaluate("performance.getEntriesByType('navigation')[0].type") == "reload"
+    assert_same_place(left, back)
+
+
+@pytest.mark.parametrize("address", ["#silent-bugs", "?find=backward"])
+def test_a_reload_keeps_the_readers_place_over_the_address(site_url, new_page, address):
+    """The address's anchor, or a shared query's first match, is where the reader started, not
+    where they were when they reloaded."""
+    page = new_page(viewport=(390, 844))
+    page.goto(site_url + APPENDIX + address)
+    left = read_down_to(page, "forgot-eval")
+    page.reload()
+    assert_same_place(left, back_at(page))
+
+
+@pytest.fixture(scope="module")
+def bfcache_browser(browser, chromium_executable):
+    """Chromium as a reader has it: Playwright launches it without the back/forward cache."""
+    launched = browser.browser_type.launch(executable_path=chromium_executable, args=CHROMIUM_ARGS,
+                                           ignore_default_args=["--disable-back-forward-cache"])
+    yield launched
+    launched.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_step_back_keeps_the_readers_place(site_url, new_page, width):
+    page = new_page(viewport=(width, 900))
+    page.goto(site_url + APPENDIX)
+    left = read_down_to(page, DEEP_ROW)
+    page.evaluate("addEventListener('unload', () => {})")  # loaded again, whatever the browser's cache
+    page.goto(site_url + "index.html")
+    page.go_back()
+    back = back_at(page)
+    assert page.evaluate("performance.getEntriesByType('navigation')[0].type") == "back_forward"
+    assert_same_place(left, back)
+
+
+def test_a_step_back_to_the_cached_page_finds_it_as_it_was(site_url, bfcache_browser, new_page):
+    context = bfcache_browser.new_context(viewport={"width": 390, "height": 844})
+    page = new_page(context=context)
+    try:
+        page.goto(site_url + APPENDIX)
+        left = read_down_to(page, DEEP_ROW)
+        page.evaluate("addEventListener('pageshow', (event) => { window.fromCache = event.persisted; })")
+        page.goto(site_url + "index.html")
+        page.go_back(wait_until="commit")  # no load event: the page was kept
+        page.wait_for_function("window.fromCache === true")
+        page.evaluate(AFTER_FRAMES_JS, 10)
+        assert_same_place(left, page.evaluate(ROW_AT_TOP_JS))
+    finally:
+        context.close()
+
+
+def test_after_a_reload_the_reader_scrolls_freely(site_url, new_page):
+    page = new_page(viewport=(390, 844))
+    page.goto(site_url + APPENDIX)
+    read_down_to(page, DEEP_ROW)
+    page.reload()
+    back_at(page)
+    restored = page.locator(f"#{DEEP_ROW}").bounding_box()["y"]
+    page.mouse.move(195, 500)
+    page.mouse.wheel(0, -2000)  # up, across sections drawn only now
+    page.evaluate(AFTER_FRAMES_JS, 30)
+    assert page.locator(f"#{DEEP_ROW}").bounding_box()["y"] > restored + 1000, "the page pulled the reader back"
+
+
+def test_a_history_that_refuses_writes_leaves_the_page_working(site_url, browser, new_page):
+    """A browser that refuses history writes (too many, a sandbox): no error, and the page searches
+    and reloads as it would without the place kept."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script("""(() => {
+        const refuse = () => { throw new DOMException('refused', 'SecurityError'); };
+        History.prototype.replaceState = refuse;
+        History.prototype.pushState = refuse;
+        Object.defineProperty(History.prototype, 'scrollRestoration', { get: refuse, set: refuse });
+        Object.defineProperty(History.prototype, 'state', { get: refuse });
+    })()""")
+    page = new_page(context=context)
+    try:
+        page.goto(site_url + APPENDIX)
+        read_down_to(page, DEEP_ROW)
+        page.fill("[data-find-input]", "backward")
+        page.wait_for_timeout(600)  # past the query's write to the address (find-url.js)
+        page.reload()
+        page.wait_for_selector("[data-find-copy]", state="attached")
+        page.evaluate(AFTER_FRAMES_JS, 10)
+        page.fill("[data-find-input]", "backward")
+        page.wait_for_function("document.querySelector('[data-find-status]').textContent.includes('/')")
+        page.wait_for_timeout(600)
+    finally:
+        context.close()
 
 
 # --- served under a sub-path, as GitHub Pages serves a project's site -------------------------

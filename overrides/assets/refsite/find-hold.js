@@ -12,12 +12,18 @@ export class PlaceHold {
   /** `boxes`: the elements whose size may change as they are first drawn, in document order. */
   constructor(boxes) {
     this.held = null; // { element, top, hash }: where on screen `element` is kept (for `hash`)
+    this.scrolledTo = null; // the scroll offset this hold (or the jump it holds) left the page at
     this.observer = null;
     // A scroll that leaves the held element where it is was the jump's own, or this hold's, or
     // the browser's keeping the view steady; one that moves it is the reader's (wheel, finger,
-    // keys, scrollbar): from then on, the place is theirs.
+    // keys, scrollbar): from then on, the place is theirs. But the event of this hold's own scroll
+    // can come after the page moved again (a script's button added above the place, laid out
+    // before the event; the boxes' resize is only seen after it): the offset is still this
+    // hold's, so the place is put back, not given up.
     this.onScroll = () => {
-      if (this.held && Math.abs(this.offset()) > SAME_PLACE_PX) this.held = null;
+      if (!this.held) return;
+      if (window.scrollY === this.scrolledTo) this.restore();
+      else if (Math.abs(this.offset()) > SAME_PLACE_PX) this.held = null;
     };
     if (!window.ResizeObserver || !boxes.length) return;
     this.observer = new ResizeObserver(() => this.restore());
@@ -34,6 +40,7 @@ export class PlaceHold {
   /** Keep `element` at `top` (viewport pixels; by default where it is now). */
   hold(element, top = element.getBoundingClientRect().top, hash = null) {
     this.held = { element, top, hash };
+    this.scrolledTo = window.scrollY;
   }
 
   /** Keep an anchor's target where landing on it puts it: its scroll margin below the top. */
@@ -51,7 +58,10 @@ export class PlaceHold {
       return;
     }
     const moved = this.offset();
-    if (Math.abs(moved) >= 1) window.scrollBy({ top: moved, behavior: "instant" });
+    if (Math.abs(moved) >= 1) {
+      window.scrollBy({ top: moved, behavior: "instant" });
+      this.scrolledTo = window.scrollY;
+    }
   }
 
   /** How far the held element is from where it is kept. */

@@ -24,7 +24,10 @@ export function queryFromUrl() {
 function replaceUrl(change) {
   const url = new URL(location.href);
   change(url);
-  if (url.href !== location.href) history.replaceState(history.state, "", url);
+  try {
+    if (url.href !== location.href) history.replaceState(history.state, "", url);
+  } catch { // a browser refusing history writes (too many, a sandbox): the address stays as it was
+  }
 }
 
 export class UrlSync {

@@ -91,6 +91,6 @@ function rangeRect(bounds) {
 }
 
 /** What is on screen for an element: itself, or the collapsed answer that holds it. */
-function rectOwner(element) {
+export function rectOwner(element) {
   return element.closest("details:not([open])") ?? element;
 }

@@ -5,6 +5,8 @@
 //   find-viewport.js     where the sticky box ends, what is on screen, scrolling into view
 //   find-suggest.js      ranked suggestions for text that is not on the page (find-rank.js),
 //                        loaded later (find-suggest-deferred.js stands in for it until then)
+//   find-hold.js         a place jumped to stays put while the boxes above it are first drawn
+//   find-restore.js      the reader's place, across a reload or a step back
 //   find-status.js, find-current.js, find-url.js (?find=), find-shortcut.js (`/`)
 // Typing highlights every literal match (folded: case, width, quotes, whitespace; see
 // find-fold.js) in the page's [data-find-text] elements and steps through them. Nothing is ever
@@ -18,6 +20,7 @@ import { PlaceHold, holdAnchors } from "./find-hold.js";
 import { LONG_TEXT, whenIdle, yieldToInput } from "./find-idle.js";
 import { Matches } from "./find-matches.js";
 import { PaintWindow } from "./find-paint-window.js";
+import { rememberPlace, restorePlace } from "./find-restore.js";
 import { focusOnSlash } from "./find-shortcut.js";
 import { LITERAL, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
 import { loadPasteRules, loadRules } from "./find-rules-data.js";
@@ -71,6 +74,10 @@ function mountFind(doc) {
   };
 
   mountCopyButtons(root);
+  // A reload or a step back puts the reader where they were (once the copy buttons take their
+  // room); a shared query then does not scroll.
+  const returnedToPlace = restorePlace(place, root);
+  const stopRememberingPlace = rememberPlace(viewport, root);
   // Fold the page's text while the reader is still reading, not on the first keystroke.
   const stopPreparing = matches.prepareWhenIdle();
   // Fetch the lookup's rules and index then too, and the code that reads a paste and ranks:
@@ -319,7 +326,7 @@ function mountFind(doc) {
     onQueryChanged();
   } else if (initial) {
     input.value = initial;
-    search(initial, { scroll: location.hash ? false : SCROLL_NOW });
+    search(initial, { scroll: location.hash || returnedToPlace ? false : SCROLL_NOW });
   } else {
     setStepping(false);
   }
@@ -331,6 +338,7 @@ function mountFind(doc) {
     stopFetching();
     viewport.cancelScroll();
     stopHoldingAnchors();
+    stopRememberingPlace();
     place.destroy();
     paintWindow.destroy();
     painter.detach();
