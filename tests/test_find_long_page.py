@@ -1,5 +1,5 @@
 """What keeps a keystroke to one frame on a long page, held in place without timing anything:
-a long section comes as tables of 100 rows that the browser skips while off screen, the page's
+a long section comes as tables of a few rows (render.ROWS_PER_TABLE) that the browser skips while off screen, the page's
 text is folded in slices before the first keystroke, and nothing of it is hidden from the reader,
 Ctrl+F, selection or a screen reader."""
 
@@ -8,13 +8,13 @@ from __future__ import annotations
 import math
 
 import pytest
+from refsite.render import ROWS_PER_TABLE
 
 from find_support import (  # noqa: F401
     LONG_SECTION_ROWS, REFERENCE, assert_same_place, back_at, current_entries, long_site_url, read_down_to, type_query)
 
 pytestmark = pytest.mark.browser
 
-ROWS_PER_TABLE = 100
 FIRST, LAST = "e00000", f"e{LONG_SECTION_ROWS - 1:05d}"
 
 
@@ -23,7 +23,7 @@ def open_long(page, long_site_url):
     page.wait_for_selector("[data-find-copy]", state="attached")
 
 
-def test_a_long_section_is_tables_of_a_hundred_rows_each_skipped_off_screen(page, long_site_url):
+def test_a_long_section_is_tables_of_a_few_rows_each_skipped_off_screen(page, long_site_url):
     open_long(page, long_site_url)
     tables = page.evaluate(
         """(first) => {
@@ -188,7 +188,7 @@ def test_a_search_that_asks_for_the_whole_text_is_never_still_counting(page, lon
 
 @pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])
 def test_a_reload_keeps_the_readers_place_in_a_later_table(new_page, long_site_url, viewport):
-    """A row in the second table of a long section: the tables above it, each skipped with a
+    """A row some tables down a long section: the tables above it, each skipped with a
     guessed height, are drawn again as the place is held (find-restore.js)."""
     page = new_page(viewport=viewport)
     open_long(page, long_site_url)

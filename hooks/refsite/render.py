@@ -87,6 +87,12 @@ def reference_toc(page) -> tuple[TocItem, ...]:
     return tuple(items)
 
 
+# A long section comes as tables of this many rows, each in a box the browser skips while off
+# screen (_row_tables.html): the first jump into one lays out its rows and the box above it, and
+# at 100 rows that was 150-210 ms on desktop at 10,000 rows (benchmarks/find.py); at 10, 44 ms.
+ROWS_PER_TABLE = 10
+
+
 class Renderer:
     """Renders every kind of page; built once per build from the validated site."""
 
@@ -104,6 +110,7 @@ class Renderer:
         self.env.globals["seen_labels"] = SEEN_LABELS
         self.env.globals["other_causes_label"] = OTHER_CAUSES_LABEL  # the terminal's words too
         self.env.globals["shown_by_hint"] = SHOWN_BY_HINT.split("{shown}")  # around the codes, as --explain says it
+        self.env.globals["rows_per_table"] = ROWS_PER_TABLE
         # The lookup rule's patterns that the page's box applies at each keystroke (find-verdict.js).
         self.env.globals["find_patterns"] = {
             "exception": lookup_rule.EXCEPTION_PREFIX.pattern,

@@ -21,7 +21,7 @@ export class Viewport {
   firstElementBelow(y) {
     // Elements are in document order, so those below a line are a suffix: find where it starts.
     return firstIndexWhere(this.elements.length, (index) => {
-      // An element's own box would make the browser lay out the skipped box around it (100 rows)
+      // An element's own box would make the browser lay out the skipped box around it (its rows)
       // first; a box wholly above or below the line answers for everything in it.
       const box = this.boxes[index]?.getBoundingClientRect();
       if (box && box.bottom <= y) return false;
