@@ -9,8 +9,6 @@
 import { rectOwner } from "./find-viewport.js";
 
 const STATE_KEY = "refsitePlace";
-// A load that comes back to an entry; bfcache's return needs nothing: the page is as it was left.
-const RETURNS = new Set(["reload", "back_forward"]);
 // A scroll is at rest when no scroll event came for this long.
 const AT_REST_MS = 300;
 
@@ -59,9 +57,10 @@ export function rememberPlace(viewport, root) {
   };
 }
 
-/** On a reload or a step back to a page left with its place written, put that place back where
- * it was on screen and hold it until the reader scrolls (even over the address's anchor: a reload
- * is a return to where the reader was, not a jump). Returns whether it did. */
+/** On a reload or a step back to a page left with its place written (find.js asks, before this
+ * module is fetched), put that place back where it was on screen and hold it until the reader
+ * scrolls (even over the address's anchor: a reload is a return to where the reader was, not a
+ * jump). Returns whether it did. */
 export function restorePlace(place, root) {
   const saved = savedPlace();
   if (!saved) return false;
@@ -95,8 +94,6 @@ function placeInView(viewport, root) {
 
 function savedPlace() {
   try {
-    const [navigation] = performance.getEntriesByType?.("navigation") ?? [];
-    if (!RETURNS.has(navigation?.type)) return null;
     // "auto" means the last write of the place failed: the browser restored its offset, and a
     // place still in the entry is an older one.
     if (history.scrollRestoration !== "manual") return null;

@@ -6,7 +6,8 @@
 //   find-suggest.js      ranked suggestions for text that is not on the page (find-rank.js),
 //                        loaded later (find-suggest-deferred.js stands in for it until then)
 //   find-hold.js         a place jumped to stays put while the boxes above it are first drawn
-//   find-restore.js      the reader's place, across a reload or a step back
+//   find-restore.js      the reader's place, across a reload or a step back (loaded when needed)
+//   find-paste-query.js  what a paste puts in the box (loaded when needed)
 //   find-status.js, find-current.js, find-url.js (?find=), find-shortcut.js (`/`)
 // Typing highlights every literal match (folded: case, width, quotes, whitespace; see
 // find-fold.js) in the page's [data-find-text] elements and steps through them. Nothing is ever
@@ -14,16 +15,14 @@
 
 import { mountCopyButtons } from "./find-copy.js";
 import { CurrentEntry } from "./find-current.js";
-import { foldQuery } from "./find-fold.js";
 import { HighlightPainter, MarkPainter, supportsHighlights } from "./find-highlight.js";
 import { PlaceHold, holdAnchors } from "./find-hold.js";
-import { LONG_TEXT, whenIdle, yieldToInput } from "./find-idle.js";
+import { whenIdle } from "./find-idle.js";
 import { Matches } from "./find-matches.js";
 import { PaintWindow } from "./find-paint-window.js";
-import { rememberPlace, restorePlace } from "./find-restore.js";
 import { focusOnSlash } from "./find-shortcut.js";
 import { LITERAL, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
-import { loadPasteRules, loadRules } from "./find-rules-data.js";
+import { loadRules } from "./find-rules-data.js";
 import { STILL_COUNTING, Status, matchStatus } from "./find-status.js";
 import { DeferredSuggestions } from "./find-suggest-deferred.js";
 import { UrlSync, queryFromUrl } from "./find-url.js";
@@ -75,9 +74,14 @@ function mountFind(doc) {
 
   mountCopyButtons(root);
   // A reload or a step back puts the reader where they were (once the copy buttons take their
-  // room); a shared query then does not scroll.
-  const returnedToPlace = restorePlace(place, root);
-  const stopRememberingPlace = rememberPlace(viewport, root);
+  // room); a shared query then does not scroll. The code that does it is fetched for such a
+  // return, and at idle to write the place down: no reader waits for it at load.
+  const returnedToPlace = returning();
+  let mounted = true;
+  let stopRememberingPlace = () => {};
+  if (returnedToPlace) {
+    loadPlaceKeeper().then(({ restorePlace }) => mounted && restorePlace(place, root)).catch(() => {});
+  }
   // Fold the page's text while the reader is still reading, not on the first keystroke.
   const stopPreparing = matches.prepareWhenIdle();
   // Fetch the lookup's rules and index then too, and the code that reads a paste and ranks:
@@ -86,8 +90,11 @@ function mountFind(doc) {
   const stopFetching = whenIdle(() => {
     loadRules(form.dataset.findPage).catch(() => {});
     import("./find-rank.js").then((ranking) => ranking.fetchIndex(form.dataset.findPage)).catch(() => {});
-    loadPasteReader().catch(() => {});
+    loadPasteQuery().catch(() => {});
     suggestions.load().catch(() => {});
+    loadPlaceKeeper().then(({ rememberPlace }) => {
+      if (mounted) stopRememberingPlace = rememberPlace(viewport, root);
+    }).catch(() => {});
   }, { timeout: 2000 });
 
   /** `literal`, `match`, `weak` or `none` (find-verdict.js); empty while the box is empty. */
@@ -186,64 +193,6 @@ function mountFind(doc) {
     url.writeSoon(boxQuery());
   }
 
-  /** Whether the page explains `reading`: its text (or message) on the page outside 九, or a template fits. */
-  function explainedHere(reading, templates, context, bestFit) {
-    matches.prepare(); // all of the page's text: a paste's answer never rests on part of it
-    if (matches.find(reading) && matches.count === 0) {
-      const message = messageOf(reading, patterns);
-      if (message !== null) matches.find(message);
-    }
-    if (matches.count > 0) return matches.explained();
-    const fit = bestFit(templates, foldQuery(reading), patterns, context);
-    return fit !== null && doc.getElementById(fit.entry) !== null;
-  }
-
-  /** Whether a row's frame template (rule.compile_frame) is what fits the frames a paste shows. */
-  function saidByFrame(frames, templates, context, bestFit) {
-    const fit = bestFit(templates, foldQuery(frames), patterns, context);
-    return fit !== null && fit.frame !== null && doc.getElementById(fit.entry) !== null;
-  }
-
-  /**
-   * What goes in the box for a paste (pytorch_error_lookup.paste, mirrored in find-paste.js):
-   * of its errors, the first the page explains, else the first; `others` counts the rest.
-   */
-  async function pastedQuery(pasted) {
-    // The code (the lazy file) and the data (the page's rules script) are fetched side by side.
-    const [{ reducePaste, messageMissing, shownFrames }, { bestFit, loadContextReader }, rules] = await Promise.all([
-      loadPasteReader(), loadVerdict(), loadPasteRules(form.dataset.findPage)]);
-    const readContext = await loadContextReader(form.dataset.findPage);
-    // A long paste is read in steps, the page answering input between them (find-idle.js).
-    const pause = pasted.length >= LONG_TEXT ? yieldToInput : () => undefined;
-    const errors = reducePaste(pasted, rules);
-    await pause();
-    const others = Math.max(0, errors.length - 1);
-    const missing = messageMissing(pasted, errors, rules);
-    const context = readContext(pasted);
-    if (errors.length === 1 && errors[0].readings.length === 1 && !missing) {
-      return { query: errors[0].text, others, explained: true, context };
-    }
-    const templates = await loadRules(form.dataset.findPage);
-    for (const error of errors) {
-      for (const reading of error.readings) {
-        await pause();
-        if (explainedHere(reading, templates, context, bestFit)) return { query: reading, others, explained: true, context };
-      }
-    }
-    if (missing) {
-      // Cut before its message, a traceback may still show a frame only one row's situation
-      // runs through (a row's `frames`): that row, said from the frames. Otherwise "not
-      // covered" would be a guess, so say what is missing.
-      const frames = shownFrames(pasted, rules);
-      if (frames && saidByFrame(frames, templates, context, bestFit)) {
-        return { query: frames, others: 0, explained: true, context };
-      }
-      return { query: "", others: 0, explained: false, missing: rules.missing_message_note, context };
-    }
-    if (errors.length === 0) return { query: "", others, explained: false, context };
-    return { query: errors[0].text, others, explained: false, context };
-  }
-
   // Bumped by each paste and by Escape: a long paste still being read when another paste comes,
   // or when the reader clears the box, is dropped, not put in the box after it.
   let pasteGeneration = 0;
@@ -258,26 +207,22 @@ function mountFind(doc) {
     const generation = ++pasteGeneration;
     pasteBeingRead = true;
     const before = { value: input.value, start: input.selectionStart, end: input.selectionEnd };
-    let chosen;
-    let box = null; // find-paste-shown.js: what the box shows of it and says about it
+    let chosen, shown, note;
     try {
-      [chosen, box] = await Promise.all([pastedQuery(pasted), import("./find-paste-shown.js")]);
+      ({ chosen, shown, note } = await loadPasteQuery().then(({ readPaste }) => readPaste(pasted, {
+        matches, patterns, doc, pageKey: form.dataset.findPage })));
     } catch (error) {
       console.warn("refsite find:", error); // the rules did not load: the paste as the box would hold it
-      chosen = { query: pasted.replace(/\s+/g, " ").trim(), others: 0, explained: false, context: undefined };
-    }
-    if (chosen.query.length >= LONG_TEXT) { // folded for the search to come in a task of its own
-      foldQuery(chosen.query);
-      await yieldToInput();
+      shown = pasted.replace(/\s+/g, " ").trim();
+      chosen = { query: shown, others: 0, explained: false, context: undefined };
+      note = "";
     }
     if (generation !== pasteGeneration) return;
     pasteBeingRead = false;
-    // The box's answer for this text reads the paste's frames. A query too long to lay out in
-    // a text field at once (a megabyte of keys takes longer to show than to answer) is shown
-    // shortened; the box answers the whole of it for as long as it shows that, and says so.
-    const shown = box ? box.shownPart(chosen.query) : chosen.query;
+    // The box's answer for this text reads the paste's frames; a query too long to lay out at
+    // once is shown shortened, and answered whole for as long as the box shows that.
     lastPaste = { query: chosen.query, shown, context: chosen.context };
-    status.note = box ? box.pasteNote(chosen, shown) : "";
+    status.note = note;
     pasting = true;
     // A long paste is read in steps: keys typed meanwhile moved the caret, and the paste goes there.
     const [start, end] = input.value === before.value ? [before.start, before.end] : [input.selectionStart, input.selectionEnd];
@@ -338,6 +283,7 @@ function mountFind(doc) {
     stopFetching();
     viewport.cancelScroll();
     stopHoldingAnchors();
+    mounted = false;
     stopRememberingPlace();
     place.destroy();
     paintWindow.destroy();
@@ -346,14 +292,21 @@ function mountFind(doc) {
   };
 }
 
-/** How a paste is read (find-paste.js), imported when first needed, as the ranked half is. */
-function loadPasteReader() {
-  return import("./find-paste.js");
+/** Where the reader was on a page they come back to (find-restore.js), imported when needed. */
+function loadPlaceKeeper() {
+  return import("./find-restore.js");
 }
 
-/** The templates' rule and the data it reads (find-verdict.js), imported when first needed. */
-function loadVerdict() {
-  return import("./find-verdict.js");
+/** Whether this load comes back to the page (a reload, a step back; bfcache's return runs no
+ * script): then find-restore.js puts the reader's place back, if it was written down. */
+function returning() {
+  return /^(reload|back_forward)$/.test(performance.getEntriesByType?.("navigation")[0]?.type);
+}
+
+/** What goes in the box for a paste (find-paste-query.js, which reads it with find-paste.js and
+ * find-verdict.js), imported when first needed, as the ranked half is. */
+function loadPasteQuery() {
+  return import("./find-paste-query.js");
 }
 
 // Material's instant navigation swaps pages without reloading scripts: mount on each page.
