@@ -244,6 +244,24 @@ def test_a_reload_keeps_the_readers_place_over_the_address(site_url, new_page, a
     assert_same_place(left, back_at(page))
 
 
+def test_a_place_reached_before_the_page_was_idle_is_kept(site_url, browser, new_page):
+    """The place is written down by code fetched at idle (find-restore.js, with the lazy file):
+    a reader who got there before that, and reads on without scrolling, still comes back to it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    # At the page's first moment, before any idle time: as a reader's quick flick down would.
+    context.add_init_script("""addEventListener("DOMContentLoaded", () => {
+        if (performance.getEntriesByType("navigation")[0].type === "navigate")
+            document.getElementById("forgot-eval").scrollIntoView({ block: "start" });
+    })""")
+    page = new_page(context=context)
+    page.goto(site_url + APPENDIX)
+    page.wait_for_selector("[data-find-copy]", state="attached")
+    page.wait_for_timeout(3000)  # idle has come and gone, and the place is at rest
+    left = page.evaluate(ROW_AT_TOP_JS)
+    page.reload()
+    assert_same_place(left, back_at(page))
+
+
 @pytest.fixture(scope="module")
 def bfcache_browser(browser, chromium_executable):
     """Chromium as a reader has it: Playwright launches it without the back/forward cache."""

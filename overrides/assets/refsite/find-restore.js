@@ -49,6 +49,8 @@ export function rememberPlace(viewport, root) {
   window.addEventListener("scroll", rememberAtRest, { passive: true });
   window.addEventListener("pagehide", remember);
   document.addEventListener("visibilitychange", rememberWhenHidden);
+  // Started at idle (find.js): a reader who scrolled before then and reads on is written down too.
+  if (window.scrollY > 0) rememberAtRest();
   return () => {
     clearTimeout(timer);
     window.removeEventListener("scroll", rememberAtRest);
