@@ -12,10 +12,11 @@ const STATE_KEY = "refsitePlace";
 // A scroll is at rest when no scroll event came for this long.
 const AT_REST_MS = 300;
 
-/** Write where the reader is into the history entry once a scroll comes to rest, and as the page
- * is left or hidden; returns the function that stops. (A reload takes the entry as it was before
- * the page's pagehide: what that writes reaches only a later step back. And a phone may discard
- * a hidden tab without a pagehide.) */
+/** Write where the reader is into the history entry once a scroll comes to rest; returns the
+ * function that stops. Never as the page is left or hidden: a reload takes the entry as it was
+ * before the page's pagehide anyway, and a history write then makes Chromium evict the page from
+ * the back/forward cache (Lighthouse's bf-cache audit: "IgnoreEventAndEvict"), so a step back
+ * would load it again. */
 export function rememberPlace(viewport, root) {
   let timer = 0;
   let last = "";
@@ -43,19 +44,12 @@ export function rememberPlace(viewport, root) {
     clearTimeout(timer);
     timer = setTimeout(remember, AT_REST_MS);
   };
-  const rememberWhenHidden = () => {
-    if (document.visibilityState === "hidden") remember();
-  };
   window.addEventListener("scroll", rememberAtRest, { passive: true });
-  window.addEventListener("pagehide", remember);
-  document.addEventListener("visibilitychange", rememberWhenHidden);
   // Started at idle (find.js): a reader who scrolled before then and reads on is written down too.
   if (window.scrollY > 0) rememberAtRest();
   return () => {
     clearTimeout(timer);
     window.removeEventListener("scroll", rememberAtRest);
-    window.removeEventListener("pagehide", remember);
-    document.removeEventListener("visibilitychange", rememberWhenHidden);
   };
 }
 
