@@ -334,9 +334,10 @@ class Lookup:
             # Cut before its message, a traceback may still show a frame only one row's
             # situation runs through (its `frames`): that row, said from the frames.
             frames = shown_frames(text)
-            answer = self.answer(frames, rank=False, skip=skip, called=called) if frames else None
-            if answer is not None and answer.fit is not None and answer.fit.frame:
-                return answer
+            for page in self.pages if frames else ():
+                fit = best_fit(page.templates, fold(frames), skip, called)
+                if fit is not None and fit.frame:
+                    return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,), frames, fit=fit)
             return Answer(NONE, None, (), message_missing=True)
         if not errors:
             return Answer(NONE, None, ())

@@ -15,8 +15,8 @@ from pathlib import Path
 from pytorch_error_lookup.lookup import NOT_SAID_BECAUSE, OTHER_CAUSE_SHOWN
 from pytorch_error_lookup.paste import PASTE_RULES
 from pytorch_error_lookup.rule import (
-    Template, best_fit, compile_description, compile_frame, compile_paragraph, compile_template, compile_templates, fold,
-    split_exception,
+    Template, best_fit, compile_description, compile_frame, compile_paragraph, compile_template, compile_templates,
+    fold, split_exception,
 )
 
 from .find_index import INDEX_DIR
@@ -188,9 +188,7 @@ def _printed_messages(entry, whole: Template) -> list[str]:
     apart by a second line."""
     if entry.second_line:
         return []
-    lines = (line for run in _text_runs(entry) for line in (run.excerpt or "").splitlines()
-             if EXCEPTION_LINE.search(line))
-    return [line for line in dict.fromkeys(lines) if best_fit([whole], fold(line))]
+    return [line for line in _exception_lines(entry) if best_fit([whole], fold(line))]
 
 
 def _first_lines_beyond(entry) -> list[str]:
@@ -199,9 +197,15 @@ def _first_lines_beyond(entry) -> list[str]:
     if not entry.second_line:
         return []
     own = fold(split_exception(entry.fragment)[1])
-    lines = (split_exception(line[EXCEPTION_LINE.search(line).start():])[1]
-             for run in _text_runs(entry) for line in (run.excerpt or "").splitlines() if EXCEPTION_LINE.search(line))
-    return [line for line in dict.fromkeys(lines) if fold(line).startswith(own) and len(fold(line)) > len(own)]
+    messages = dict.fromkeys(split_exception(line[EXCEPTION_LINE.search(line).start():])[1]
+                             for line in _exception_lines(entry))
+    return [message for message in messages if fold(message).startswith(own) and len(fold(message)) > len(own)]
+
+
+def _exception_lines(entry) -> list[str]:
+    """The lines of the row's own runs' excerpts that name an exception, once each."""
+    lines = (line for run in _text_runs(entry) for line in (run.excerpt or "").splitlines())
+    return list(dict.fromkeys(line for line in lines if EXCEPTION_LINE.search(line)))
 
 
 # An exception's name with nothing after it: its message follows on the next lines.
