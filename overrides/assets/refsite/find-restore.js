@@ -1,10 +1,10 @@
 // The reader's place across a reload or a step back. The browser restores a scroll offset, but a
 // reference page's sections are skipped while off screen (refsite.css) and come back with a
 // guessed height, so the same offset shows another part of the page (附录A: a row read at the
-// top came back up to 1,067 px off at 1280 px wide, 2,933–4,991 at 390). So when the page
-// is left, what is at the top of the screen is written into its history entry, the browser is
-// told not to restore the offset, and the next load of that entry puts it back and holds it there
-// (find-hold.js) while the boxes above are drawn.
+// top came back up to 1,067 px off at 1280 px wide, 2,933–4,991 at 390). So as the reader's
+// scroll comes to rest, what is at the top of the screen is written into the history entry, the
+// browser is told not to restore the offset, and the next load of that entry puts it back and
+// holds it there (find-hold.js) while the boxes above are drawn.
 
 import { rectOwner } from "./find-viewport.js";
 
@@ -56,19 +56,18 @@ export function rememberPlace(viewport, root) {
 /** On a reload or a step back to a page left with its place written (find.js asks, before this
  * module is fetched), put that place back where it was on screen and hold it until the reader
  * scrolls (even over the address's anchor: a reload is a return to where the reader was, not a
- * jump). Returns whether it did. */
+ * jump). */
 export function restorePlace(place, root) {
   const saved = savedPlace();
-  if (!saved) return false;
+  if (!saved) return;
   const scope = saved.id ? document.getElementById(saved.id) : root;
   if (!scope || !root.contains(scope)) { // the page changed since: the offset, as the browser would
     window.scrollTo({ top: saved.y, behavior: "instant" });
-    return true;
+    return;
   }
   const element = scope.querySelectorAll("[data-find-text]")[saved.nth] ?? scope;
   place.hold(rectOwner(element), saved.top);
   place.restore();
-  return true;
 }
 
 /** The first text at the top of the screen, as an id to find again (its row's, or its section's

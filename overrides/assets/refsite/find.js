@@ -76,11 +76,13 @@ function mountFind(doc) {
   // A reload or a step back puts the reader where they were (once the copy buttons take their
   // room); a shared query then does not scroll. The code that does it is fetched for such a
   // return, and at idle to write the place down: no reader waits for it at load.
-  const returnedToPlace = returning();
+  const comingBack = returning();
   let mounted = true;
   let stopRememberingPlace = () => {};
-  if (returnedToPlace) {
-    loadPlaceKeeper().then(({ restorePlace }) => mounted && restorePlace(place, root)).catch(() => {});
+  if (comingBack) {
+    loadPlaceKeeper().then(({ restorePlace }) => {
+      if (mounted) restorePlace(place, root);
+    }).catch(() => {});
   }
   // Fold the page's text while the reader is still reading, not on the first keystroke.
   const stopPreparing = matches.prepareWhenIdle();
@@ -271,7 +273,7 @@ function mountFind(doc) {
     onQueryChanged();
   } else if (initial) {
     input.value = initial;
-    search(initial, { scroll: location.hash || returnedToPlace ? false : SCROLL_NOW });
+    search(initial, { scroll: location.hash || comingBack ? false : SCROLL_NOW });
   } else {
     setStepping(false);
   }
