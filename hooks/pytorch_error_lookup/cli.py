@@ -138,7 +138,9 @@ def as_json(answer: Answer, base: str | None, text: str) -> dict:
     return {
         "verdict": answer.verdict,
         "others": answer.others,  # other errors the input held (two ranks, two runs)
-        "message_missing": answer.message_missing,  # a traceback cut before its error message
+        # A traceback cut before its error message that nothing could be said from (one said from
+        # a row's `frames` is a match, with "frame" below).
+        "message_missing": answer.message_missing,
         # For `match`: the wording that fits is another release's (`torch 1.0.1–1.7.1`), or a
         # symptom described in words.
         "said_by": answer.fit.said_by if answer.fit else None,
