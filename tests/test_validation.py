@@ -46,7 +46,7 @@ def test_the_real_data_is_valid():
 def test_yaml_syntax_error_names_where_the_construct_starts_and_where_it_was_noticed(data):
     line = edit(data, APPENDIX, "    lead: 不要只让报错消失", "    lead: [不要只让报错消失")
     [message] = problems(data)
-    start = f"data/{APPENDIX}:{line}: is not valid YAML: while parsing a flow sequence (line {line}, column 11): "
+    start = f"data/{APPENDIX}:{line}: field 'lead': is not valid YAML: while parsing a flow sequence (line {line}, column 11): "
     assert message.startswith(start), message
     # libyaml says "did not find expected ',' or ']'"; PyYAML's pure-Python parser says more.
     noticed = re.fullmatch(r".*expected ',' or '\]'.* \(line (\d+), column \d+\)", message[len(start):])
@@ -56,7 +56,7 @@ def test_yaml_syntax_error_names_where_the_construct_starts_and_where_it_was_not
 def test_yaml_syntax_error_without_a_construct_names_where_it_was_noticed(data):
     line = edit(data, APPENDIX, "  minutes: 62", "  minutes: 62: 63")
     assert problems(data) == [
-        f"data/{APPENDIX}:{line}: is not valid YAML: mapping values are not allowed in this context (line {line}, column 14)"]
+        f"data/{APPENDIX}:{line}: field 'minutes': is not valid YAML: mapping values are not allowed in this context (line {line}, column 14)"]
 
 
 def test_a_quote_left_open_is_named_on_its_own_line(data):
@@ -65,8 +65,26 @@ def test_a_quote_left_open_is_named_on_its_own_line(data):
     line = edit(data, APPENDIX, 'cause: "`.item()` / `float()` 只能用在单元素张量上"',
                 'cause: "`.item()` / `float()` 只能用在单元素张量上')
     [message] = problems(data)
-    assert message.startswith(f"data/{APPENDIX}:{line}: is not valid YAML: "), message
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry 'item-multi-element': field 'cause': is not valid YAML: "), message
     assert message.endswith(f": the quote opened on line {line} is not closed on that line"), message
+
+
+def test_a_field_indented_too_deep_is_named_on_its_line_with_its_entry(data):
+    """PyYAML names where the row's mapping began; the mistake is the line indented otherwise."""
+    line = edit(data, APPENDIX, '            cause: "广播对不齐。', '              cause: "广播对不齐。')
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry 'broadcast-mismatch': field 'cause': is not valid YAML: "), message
+    assert message.endswith(f": line {line} is indented 14 spaces, where the keys of the mapping begun on line {line - 2} "
+                            "are indented 12"), message
+
+
+def test_a_field_indented_as_the_rows_dash_is_named_on_its_line_with_its_entry(data):
+    """Indented as the `- ` of the rows, a field reads as a list item without its dash."""
+    line = edit(data, APPENDIX, '            cause: "广播对不齐。', '          cause: "广播对不齐。')
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry 'broadcast-mismatch': field 'cause': is not valid YAML: "), message
+    assert f": line {line} is indented 10 spaces, as the items of the list begun on line " in message, message
+    assert message.endswith("are, but is not an item (`- `)"), message
 
 
 def test_a_quoted_value_over_several_lines_is_not_blamed_for_a_mistake_after_it(data):

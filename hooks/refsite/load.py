@@ -167,7 +167,56 @@ def _syntax_problem(display_name: str, error: yaml.MarkedYAMLError, text: str) -
     if mark and error.problem_mark and (quote_line := _unclosed_quote(text, mark.line, error.problem_mark.line)):
         parts.append(f"the quote opened on line {quote_line} is not closed on that line")
         line = quote_line
-    return Problem(display_name, line, "is not valid YAML: " + ": ".join(parts))
+    elif (misplaced := _misindented(text, error)) is not None:
+        parts.append(misplaced)
+        line = error.problem_mark.line + 1
+    entry, field = _place(text, line - 1) if line else (None, None)
+    return Problem(display_name, line, "is not valid YAML: " + ": ".join(parts), entry, field)
+
+
+_KEY = re.compile(r"^(\s*)(?:-\s+)?([A-Za-z_][\w-]*):(?:\s|$)")
+_ID_LINE = re.compile(r"^(\s*)-\s+id:\s*['\"]?([^\s'\"#]+)")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _misindented(text: str, error: yaml.MarkedYAMLError) -> str | None:
+    """For a line indented unlike its neighbours (PyYAML: "did not find expected key" or "… '-'
+    indicator", noticed lines after the mapping or list began), which line and how: the mistake
+    is on that line, not where the mapping or list began."""
+    begun, noticed = error.context_mark, error.problem_mark
+    context = error.context or ""
+    if not (begun and noticed and noticed.line > begun.line and "block" in context):
+        return None
+    lines = text.splitlines()
+    if noticed.line >= len(lines):
+        return None
+    indent = _indent(lines[noticed.line])
+    if "mapping" in context and noticed.column != begun.column:
+        return (f"line {noticed.line + 1} is indented {indent} spaces, where the keys of the mapping "
+                f"begun on line {begun.line + 1} are indented {begun.column}")
+    if "collection" in context and not lines[noticed.line].lstrip().startswith("-"):
+        return (f"line {noticed.line + 1} is indented {indent} spaces, as the items of the list begun "
+                f"on line {begun.line + 1} are, but is not an item (`- `)")
+    return None
+
+
+def _place(text: str, number: int) -> tuple[str | None, str | None]:
+    """The entry (the nearest `- id:` above, indented no deeper than line `number`, 0-based) and the field
+    (the key written on that line) a syntax problem is in, as far as the text says."""
+    lines = text.splitlines()
+    if number >= len(lines):
+        return None, None
+    key = _KEY.match(lines[number])
+    field = key.group(2) if key else None
+    indent = _indent(lines[number])
+    for above in range(number, -1, -1):
+        found = _ID_LINE.match(lines[above])
+        if found and len(found.group(1)) <= indent:
+            return found.group(2), None if field == "id" else field
+    return None, field
 
 
 @dataclass(frozen=True)
