@@ -89,11 +89,31 @@ def _is_wide(char: str) -> bool:
     return not char.isascii() and unicodedata.east_asian_width(char) in ("W", "F")
 
 
+# Inline code up to this wide stays on one line (`pretraining_tp > 1` cut after `>` misreads);
+# a longer span breaks at its spaces like text, rather than run past the line.
+CODE_KEPT_WHOLE = 30
+
+
+def _code_spans(text: str) -> list[range]:
+    """The positions inside each short `…` span of `text` (between its backticks)."""
+    spans, at = [], text.find("`")
+    while at != -1:
+        end = text.find("`", at + 1)
+        if end == -1:
+            break
+        if display_width(text[at:end + 1]) <= CODE_KEPT_WHOLE:
+            spans.append(range(at + 1, end + 1))
+        at = text.find("`", end + 1)
+    return spans
+
+
 def _pieces(text: str) -> list[str]:
-    """Where a line may break: after a space, and between any two CJK characters."""
+    """Where a line may break: after a space, and between any two CJK characters, never inside
+    short inline code."""
     pieces, current = [], ""
+    inside = {index for span in _code_spans(text) for index in span} if "`" in text else ()
     for index, char in enumerate(text):
-        breakable = current and (_is_wide(char) or current[-1] == " " or _is_wide(current[-1]))
+        breakable = current and index not in inside and (_is_wide(char) or current[-1] == " " or _is_wide(current[-1]))
         # A full stop that starts a name (`.pth`, `.ckpt` in a list) may start a line.
         starts_name = char == "." and text[index + 1:index + 2].isalnum()
         if breakable and (char not in _NO_LINE_START or starts_name) and current[-1] not in _NO_LINE_END:
