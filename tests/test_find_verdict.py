@@ -97,6 +97,23 @@ def test_a_weak_verdict_shows_loose_suggestions_and_where_else_to_look(reference
     assert style == "dashed"
 
 
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_boxs_link_to_the_left_out_section_lands_it_below_the_box(new_page, site_url, viewport):
+    """The answer and its suggestions make the sticky box taller than an anchor's scroll margin:
+    its own link to 九 must not land the section's heading under it."""
+    page = new_page(viewport)
+    open_reference(page, site_url)
+    page.click(INPUT)
+    page.keyboard.type("CUDA out of memory. Tried to allocate 20.00 MiB")
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")
+    page.click("[data-find-elsewhere] a[href='#not-covered']")
+    page.wait_for_function("() => location.hash === '#not-covered'")
+    page.wait_for_timeout(300)  # the box folds its suggestions once the reader is elsewhere
+    heading = page.locator("#not-covered").bounding_box()
+    box = page.locator("[data-find]").bounding_box()
+    assert box["y"] + box["height"] <= heading["y"] < page.viewport_size["height"] / 2, (box, heading)
+
+
 def test_a_description_and_a_quoted_error_are_told_apart_in_chinese_as_in_the_terminal(reference):
     # A symptom in words has no "text" to be missing; an error quoted in a sentence (a real
     # thread's, from the tune part) is an error the page does not cover.

@@ -43,9 +43,12 @@ export class PlaceHold {
     this.scrolledTo = window.scrollY;
   }
 
-  /** Keep an anchor's target where landing on it puts it: its scroll margin below the top. */
-  holdAnchor(element) {
-    this.hold(element, parseFloat(getComputedStyle(element).scrollMarginTop) || 0, location.hash);
+  /** Keep an anchor's target where landing on it puts it: its scroll margin below the top, or
+   * below `clearTop` (viewport pixels) when that is lower: a box the reader has filled (a verdict,
+   * its suggestions) outgrows the margin, and its link to a section would land the section under it. */
+  holdAnchor(element, clearTop = 0) {
+    const margin = parseFloat(getComputedStyle(element).scrollMarginTop) || 0;
+    this.hold(element, Math.max(margin, clearTop), location.hash);
   }
 
   /** After boxes resized (before that frame is painted): move the held element back. */
@@ -70,13 +73,13 @@ export class PlaceHold {
   }
 }
 
-/** Hold the target of the URL's anchor, on load and whenever the anchor changes; returns the
- * function that stops. */
-export function holdAnchors(place) {
+/** Hold the target of the URL's anchor, on load and whenever the anchor changes, below
+ * `clearTop(target)` (where a sticky box above it ends); returns the function that stops. */
+export function holdAnchors(place, clearTop = () => 0) {
   const holdTarget = () => {
     const target = anchorTarget(location.hash);
     if (target) {
-      place.holdAnchor(target);
+      place.holdAnchor(target, clearTop(target));
       place.restore();
     }
   };

@@ -35,10 +35,14 @@ export class Viewport {
     return this.firstElementBelow(this.stuckBottom());
   }
 
-  /** Where the sticky box ends once stuck: content above this line is hidden behind it. */
+  /** Where the sticky box ends: content above this line is hidden behind it. */
   stuckBottom() {
-    const stickyTop = parseFloat(getComputedStyle(this.form).top) || 0;
-    return Math.max(stickyTop + this.form.offsetHeight, this.form.getBoundingClientRect().bottom);
+    return Math.max(this.onceStuckBottom(), this.form.getBoundingClientRect().bottom);
+  }
+
+  /** Where the box ends once stuck, wherever it is now (what a jump further down lands below). */
+  onceStuckBottom() {
+    return (parseFloat(getComputedStyle(this.form).top) || 0) + this.form.offsetHeight;
   }
 
   /** Bring `element` (or the match `bounds` inside it) into view below the box. */

@@ -29,6 +29,8 @@ import { UrlSync, queryFromUrl } from "./find-url.js";
 import { Viewport } from "./find-viewport.js";
 import { mountOnEachPage } from "./progress-mount.js";
 
+const ANCHOR_GAP_PX = 8; // between the sticky box and what an anchor lands on below it
+
 function mountFind(doc) {
   const form = doc.querySelector("[data-find]");
   if (!form) return undefined;
@@ -49,8 +51,11 @@ function mountFind(doc) {
   let leftOut = false; // ...and all are in the rows where the page says it leaves this out (九)
   // The boxes skipped while off screen (refsite.css) grow or shrink as they are first drawn.
   const place = new PlaceHold([...root.querySelectorAll("[data-section], [data-rows]")]);
-  const stopHoldingAnchors = holdAnchors(place);
   const viewport = new Viewport(form, elements, place);
+  // A section the box's own links lead to (九) lands below the box, however tall its answer;
+  // what comes before the box in the page is never under it.
+  const stopHoldingAnchors = holdAnchors(place, (target) =>
+    form.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING ? viewport.onceStuckBottom() + ANCHOR_GAP_PX : 0);
   const painter = supportsHighlights ? new HighlightPainter() : new MarkPainter(root);
   const paintWindow = new PaintWindow(painter, matches, viewport);
   const status = new Status(form.querySelector("[data-find-status]"));
