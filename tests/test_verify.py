@@ -410,3 +410,17 @@ def test_results_file_keeps_messages_readable():
     text = dump({"results": {"a": {"excerpt": "line one\nline two"}}})
     assert "excerpt: |-\n      line one\n      line two" in text
     assert yaml.safe_load(text)["results"]["a"]["excerpt"] == "line one\nline two"
+
+
+def test_the_verifier_refuses_to_check_another_checkouts_data(tmp_path):
+    """An editable install puts one checkout's hooks/ on every path: run in a second checkout,
+    the verifier would read and rewrite the first one's data. It says so and stops instead."""
+    from refsite.verify.cli import ROOT, other_checkout
+
+    second = tmp_path / "second"
+    (second / "hooks" / "refsite").mkdir(parents=True)
+    (second / "data").mkdir()
+    assert other_checkout(second) == second
+    assert other_checkout(second / "data") == second  # anywhere inside it
+    assert other_checkout(ROOT) is None and other_checkout(ROOT / "hooks") is None
+    assert other_checkout(tmp_path) is None  # not a checkout at all: nothing to mix up

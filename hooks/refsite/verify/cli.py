@@ -24,6 +24,16 @@ BOOK_DIR = DATA_DIR / BOOK
 RESULTS_FILE = BOOK_DIR / "verification.yml"  # the reference run: the stamps on the page
 
 
+def other_checkout(cwd: Path, root: Path = ROOT) -> Path | None:
+    """The checkout the command is run in, when it is not the one this code is in: `pip install
+    -e .` in one checkout puts its hooks/ on every later run's path, so in a second checkout (a
+    worktree, a clone) `python -m refsite.verify` would check and rewrite the first one's data."""
+    for folder in (cwd, *cwd.parents):
+        if (folder / "hooks" / "refsite").is_dir() and (folder / "data").is_dir():
+            return None if folder.resolve() == root.resolve() else folder
+    return None
+
+
 def release_file(torch: str, book_dir: Path = BOOK_DIR) -> Path:
     """Where a run of another release is kept: verification-2.6.0.yml for torch 2.6.0+cu124."""
     return book_dir / f"verification-{torch.split('+')[0]}.yml"
@@ -74,6 +84,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if (elsewhere := other_checkout(Path.cwd())) is not None:
+        raise SystemExit(f"this is the verifier of {ROOT} (installed with pip install -e there), run in "
+                         f"{elsewhere}: it would check that other checkout's data. Run it here with "
+                         f"PYTHONPATH={elsewhere / 'hooks'} python -m refsite.verify …, or pip install -e . here")
     began = time.monotonic()
     environment = probe(args.python)
     if environment["torch"] is None:
