@@ -97,6 +97,22 @@ def test_a_weak_verdict_shows_loose_suggestions_and_where_else_to_look(reference
     assert style == "dashed"
 
 
+def test_an_error_that_9_names_is_answered_with_that_row_alone_as_the_terminal_does(reference):
+    """A real paste (tune part) starting with an error 九 names: the box lists that row alone,
+    saying the page leaves the error out, as the command does (lookup.Page.left_out)."""
+    import real_pastes
+
+    text = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                if paste["source"] == "https://github.com/pytorch/examples/issues/621")
+    assert ask(reference, text) == "weak"
+    links = reference.eval_on_selector_all("[data-find-suggestions] a", "links => links.map(a => a.getAttribute('href'))")
+    assert links == ["#cuda-errors"]
+    assert "故意没有收录这类报错" in reference.text_content(STATUS)
+    assert not reference.locator(".rs-find__suggestions--loose").count()
+    terminal = Lookup.installed()(text)
+    assert (terminal.verdict, terminal.ids, terminal.left_out) == ("weak", ("cuda-errors",), True)
+
+
 @pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
 def test_the_boxs_link_to_the_left_out_section_lands_it_below_the_box(new_page, site_url, viewport):
     """The answer and its suggestions make the sticky box taller than an anchor's scroll margin:

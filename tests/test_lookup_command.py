@@ -50,8 +50,9 @@ def test_json_has_exactly_the_documented_shape(tmp_path):
     (tmp_path / "index.html").write_text("")
     status, out, _ = run(["--json", "--site", str(tmp_path)], MATMUL.encode())
     answer = json.loads(out)
-    assert status == 0 and set(answer) == {"verdict", "others", "message_missing", "said_by", "described", "frame", "results"}
-    assert answer["verdict"] == "match" and answer["others"] == 0 and answer["message_missing"] is False
+    assert status == 0 and set(answer) == {"verdict", "others", "message_missing", "left_out", "said_by", "described", "frame",
+                                           "results"}
+    assert answer["verdict"] == "match" and answer["others"] == 0 and answer["message_missing"] is False and answer["left_out"] is False
     assert answer["said_by"] is None and answer["described"] is False  # the row's own text, numbers aside
     first = answer["results"][0]
     assert set(first) == {"id", "page", "fragment", "cause", "other_causes", "chapters", "url", "why",
@@ -142,6 +143,18 @@ def test_an_uncovered_error_says_so_and_points_elsewhere():
     assert status == 1
     assert "没有收录这条报错" in out and "不一定相关" in out
     assert "#not-covered" in out and "index.html#chapters" in out
+
+
+def test_an_error_the_page_leaves_out_is_said_to_be_left_out_not_guessed_at():
+    """Named by 九 (a message starting with `CUDA out of memory`) or found only there: the row
+    is why the page leaves it out, so the headline says so, and --json marks it."""
+    for text in (b"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 238.00 MiB. GPU 0 has a total capacity of 7.63 GiB\n",
+                 b"RuntimeError: CUDA error: device-side assert triggered\n"):
+        status, out, _ = run([], text)
+        assert status == 1 and out.splitlines()[0] == cli.LEFT_OUT_WEAK, out
+        assert "cuda-errors" in out and "2. " not in out
+        assert json.loads(run(["--json"], text)[1])["left_out"] is True
+    assert json.loads(run(["--json"], b"RuntimeError: Found dtype Long but expected Float\n")[1])["left_out"] is False
 
 
 def test_a_description_in_chinese_no_row_covers_is_not_called_an_error():

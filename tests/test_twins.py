@@ -11,6 +11,7 @@ side of a twin fails here or in the test named below. Every twin, in one place:
 | decision rule (templates, verdict order) | rule.py | find-verdict.js (patterns and templates are data from rule.py) | test_find_verdict.py |
 | paste reduction | paste.py | find-paste.js (its patterns are data from paste.PASTE_RULES) | test_paste.py |
 | text only in 九 is `weak` (on the page, not explained) | lookup.Page.explains | find-matches.js | here |
+| a message starting with an error 九 names is that row's, left out | lookup.Page.left_out | find-verdict.js leftOutRow (the errors named are data from find_rules) | here |
 | the "differs" kinds of the release view | model.DIFFERING_KINDS | release-view.js DIFFERS | here |
 | how a row came out on a release | lookup.run_on | release-view.js seenOn | here |
 | a pasted traceback rules out a row it never passes through the context of | lookup.off_context | find-verdict.js offContextRows (the rows' context code is data from find_rules) | here |
@@ -157,3 +158,26 @@ def test_a_paste_shows_the_same_context(page, site_url):
     assert any("missing-attribute" in remarks for *_, remarks in in_browser)  # `no attribute 'module'`
     onnx_skips = ["onnx-needs-onnxscript" in skip for skip, *_ in in_browser[-4:]]
     assert onnx_skips == [False, True, False, False]  # in torch/onnx/; not; the call; no frame at all
+
+
+def test_an_error_9_names_is_told_apart_alike(page, site_url):
+    """The row of 九 a message starts with an error of (lookup.Page.left_out and leftOutRow), on
+    every tune paste's reduced error."""
+    import real_pastes
+
+    queries = [LOOKUP(paste["paste"]).query for paste in real_pastes.load(real_pastes.TUNE)]
+    queries += ["RuntimeError: CUDA out of memory. Tried to allocate 2 MiB", "CUDA out of memory.",
+                "my hook ran after CUDA out of memory", "RuntimeError: Expected all tensors to be on the same device, but…"]
+    open_reference(page, site_url)
+    in_browser = page.evaluate(
+        f"""async (queries) => {{
+            const {{ leftOutRow, loadContextData, patternsOf }} = await ({IMPORT_JS})("find-verdict.js");
+            const {{ foldQuery }} = await ({IMPORT_JS})("find-fold.js");
+            const form = document.querySelector("[data-find]");
+            const {{ leftOutHeads }} = await loadContextData(form.dataset.findPage);
+            return queries.map((query) => leftOutRow(leftOutHeads, foldQuery(query), patternsOf(form)));
+        }}""",
+        queries,
+    )
+    assert in_browser == [PAGE.left_out(lookup.fold(query)) for query in queries]
+    assert in_browser[-4:] == ["cuda-errors", "cuda-errors", None, "cuda-errors"]

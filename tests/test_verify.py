@@ -17,7 +17,7 @@ from refsite.model import Reproducer
 from refsite.pipeline import load_site
 from refsite.verify import cli
 from refsite.verify.cases import cases_from_site
-from refsite.verify.judging import (FAILED, NOT_HERE, REPRODUCED, REPRODUCED_FOLDED, SIMULATED,
+from refsite.verify.judging import (API_MISSING, FAILED, NOT_HERE, REPRODUCED, REPRODUCED_FOLDED, SIMULATED,
                                     STATUSES, Case, Run, find, judge)
 from refsite.verify.results import drift, dump
 from refsite.verify.runner import run_all, run_program
@@ -196,6 +196,15 @@ def test_a_near_miss_holds_when_it_raises_another_error():
 def test_a_near_miss_that_prints_the_rows_text_is_a_variant_not_a_near_miss():
     verdict = judge(near_miss(), ran("RuntimeError: mat1 and mat2 must have the same dtype, but got Double\n"))
     assert verdict.status == FAILED and "变体" in verdict.why
+
+
+def test_a_near_miss_on_a_release_without_its_api_is_api_missing_not_another_error():
+    """torch 1.x has no `torch.compile`: the AttributeError is the release's, not the near
+    miss's error (it would be shown as what the near miss printed, and held against the row)."""
+    verdict = judge(near_miss(), ran("Traceback ...\nAttributeError: module 'torch' has no attribute 'compile'\n"),
+                    torch_name="torch 1.4.0")
+    assert (verdict.status, verdict.seen) == (API_MISSING, API_MISSING)
+    assert verdict.why.startswith("torch 1.4.0 没有 `torch.compile`"), verdict.why
 
 
 def test_a_near_miss_that_raises_nothing_fails():

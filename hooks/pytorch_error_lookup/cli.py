@@ -47,6 +47,8 @@ HEADLINES = {
     WEAK: ("warn", "✘ 附录A 没有收录这条报错。下面几条只是字面相近，不一定相关："),
     NONE: ("warn", "✘ 附录A 没有收录这条报错，也没有字面相近的条目。"),
 }
+# An error the page names in 九 as left out: the rows said are why, not guesses (Answer.left_out).
+LEFT_OUT_WEAK = "✘ 附录A 故意没有收录这类报错，下面说了为什么："
 # A query in Chinese describes what the reader sees rather than quoting an error: "this error is
 # not covered" would answer something not asked (the page's box says it the same way).
 DESCRIBED_WEAK = "✘ 附录A 没有这句原文。按字面最接近的几条如下，不一定就是你遇到的情况："
@@ -141,6 +143,8 @@ def as_json(answer: Answer, base: str | None, text: str) -> dict:
         # A traceback cut before its error message that nothing could be said from (one said from
         # a row's `frames` is a match, with "frame" below).
         "message_missing": answer.message_missing,
+        # For `weak`: an error the page says it leaves out (九); the results say why, not guesses.
+        "left_out": answer.left_out,
         # For `match`: the wording that fits is another release's (`torch 1.0.1–1.7.1`), or a
         # symptom described in words.
         "said_by": answer.fit.said_by if answer.fit else None,
@@ -261,7 +265,9 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
     if answer.message_missing:
         return wrap(paint(f"✘ {PASTE_RULES['missing_message_note']}。", "warn"), width)
     style, headline = HEADLINES[answer.verdict]
-    if answer.verdict == WEAK and in_words(answer.query):
+    if answer.verdict == WEAK and answer.left_out:
+        headline = LEFT_OUT_WEAK
+    elif answer.verdict == WEAK and in_words(answer.query):
         headline = DESCRIBED_WEAK
     lines = wrap(paint(headline.format(how=how_it_fits(answer.fit)), style), width)
     if answer.others:

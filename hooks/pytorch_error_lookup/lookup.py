@@ -16,7 +16,8 @@ from collections import namedtuple
 from functools import cached_property
 
 from .paste import PASTE_RULES, ends_unfinished, message_missing, reduce_paste, shown_frames
-from .rule import LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, split_exception, verdict_for
+from .rule import (LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, message_ends, split_exception,
+                   verdict_for)
 from .rank import Ranker, query_terms, suggested_first
 
 CHECKOUT_DATA_FILE = "lookup-data.json"  # a source checkout's build of the data (installed, it is a module)
@@ -28,12 +29,13 @@ class Page:
 
     def __init__(self, key: str, title: str, url: str, entries: list[dict], texts: list[list],
                  templates: list[Template], compact_index: dict, not_covered: list[dict] | None = None,
-                 chapter_map: str | None = None):
+                 chapter_map: str | None = None, left_out_heads: list[list[str]] | None = None):
         self.key, self.title, self.url = key, title, url
         self.entries, self.texts, self.templates = entries, texts, templates
         self.compact_index = compact_index  # refsite.find_index.compact_index
         self.not_covered = not_covered or []
         self.chapter_map = chapter_map
+        self.left_out_heads = left_out_heads or []  # [row of 九, folded error it names]
 
     def __repr__(self) -> str:
         return f"Page(key={self.key!r}, title={self.title!r}, url={self.url!r}, entries=[{len(self.entries)}])"
@@ -42,7 +44,7 @@ class Page:
     def from_json(cls, raw: dict) -> "Page":
         templates = [Template(**template) for template in raw["templates"]]
         return cls(raw["key"], raw["title"], raw["url"], raw["entries"], raw["texts"], templates, raw["index"],
-                   raw.get("not_covered", []), raw.get("chapter_map"))
+                   raw.get("not_covered", []), raw.get("chapter_map"), raw.get("left_out_heads", []))
 
     @cached_property
     def entry_by_id(self) -> dict[str, dict]:
@@ -69,6 +71,14 @@ class Page:
                 rows = [owner for owner in dict.fromkeys(owner for owner, _ in hits) if owner in self.entry_by_id]
                 return True, rows
         return False, []
+
+    def left_out(self, folded_query: str) -> str | None:
+        """The row of 九 naming the error a message of the query starts with (`CUDA out of
+        memory. Tried to allocate …`), if any: the page says it leaves that error out, and
+        nothing ranked beside it would be more than a loose guess (find-suggest.js leftOutRow)."""
+        starts = [0, *message_ends(folded_query)]
+        return next((row for row, head in self.left_out_heads
+                     if any(folded_query.startswith(head, start) for start in starts)), None)
 
     def explains(self, rows: list[str]) -> bool:
         """Whether a literal hit is in something other than the page's own list of what it
@@ -255,14 +265,16 @@ def release_line(entry: dict, labels: dict[str, str]) -> str | None:
     return " · ".join(said) or None
 
 
-class Answer(namedtuple("Answer", "verdict page ids query others message_missing fit reordered",
-                         defaults=("", 0, False, None, frozenset()))):
+class Answer(namedtuple("Answer", "verdict page ids query others message_missing fit reordered left_out",
+                         defaults=("", 0, False, None, frozenset(), False))):
     """A verdict, the page and the rows it names (best first); `query`: the error of the paste
     it answers, on one line (paste.reduce_paste); `others`: how many other errors the paste held;
     `message_missing`: the paste is a traceback cut before its message (paste.message_missing),
     so "not covered" would be a guess: the verdict is `none`, with no rows; `fit`: for `match`,
     the template's rule.Fit (how_it_fits says it to the reader); `reordered`: for a ranked
-    answer, the rows whose template fit a message holding its sizes only reordered (rule.best_fit).
+    answer, the rows whose template fit a message holding its sizes only reordered (rule.best_fit);
+    `left_out`: a `weak` answer that is an error the page says it leaves out (九): found only in
+    those rows, or named by one (Page.left_out), not a loose guess.
     (Named tuples, not dataclasses, here: `dataclasses` costs the command a tenth of its start.)"""
 
     __slots__ = ()
@@ -362,7 +374,8 @@ class Lookup:
         for page in self.pages:
             on_page, rows = page.literal(needles, fragments_first=pasted_line)
             if on_page:
-                return Answer(verdict_for(literal=True, explains=page.explains(rows)), page, tuple(rows), query)
+                explains = page.explains(rows)
+                return Answer(verdict_for(literal=True, explains=explains), page, tuple(rows), query, left_out=not explains)
         folded = fold(query)
         reordered: set[str] = set()  # rows passed over for sizes only reordered: said under their suggestion
         # Rows whose words fit but not their context: suggested first (looked for only to rank).
@@ -372,6 +385,9 @@ class Lookup:
         if fits:
             fit, page = max(fits, key=lambda pair: pair[0].rank)
             return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,), query, fit=fit)
+        for page in self.pages:
+            if left_out := page.left_out(folded):
+                return Answer(verdict_for(literal=True, explains=False), page, (left_out,), query, left_out=True)
         for page in self.pages if rank else ():
             closest = ((reordered | (passed_over or set())) - generic) & page.entry_by_id.keys()
             ranked = suggested_first(page.rank(query), closest, page.order)

@@ -556,6 +556,11 @@ def message_starts(folded_query: str) -> list[int]:
     return [found.start() for found in MESSAGE_START.finditer(folded_query)]
 
 
+def message_ends(folded_query: str) -> list[int]:
+    """Where each message's own words begin: after its exception's name."""
+    return [found.end() for found in MESSAGE_START.finditer(folded_query)]
+
+
 @functools.lru_cache(maxsize=None)
 def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)

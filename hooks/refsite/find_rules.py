@@ -12,16 +12,17 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from pytorch_error_lookup.inline import parse_inline
 from pytorch_error_lookup.lookup import NOT_SAID_BECAUSE, OTHER_CAUSE_SHOWN
 from pytorch_error_lookup.paste import PASTE_RULES
 from pytorch_error_lookup.rule import (
     Template, best_fit, compile_description, compile_frame, compile_paragraph, compile_template, compile_templates,
-    fold, split_exception,
+    fold, has_substance, split_exception,
 )
 
 from .find_index import INDEX_DIR
 from .model import release_key
-from .wordings import EXCEPTION_LINE, last_error_message
+from .wordings import EXCEPTION_LINE
 
 RULES_URL_PATTERN = INDEX_DIR + "/{key}.rules.js"
 RULES_GLOBAL = "refsiteFindRules"
@@ -247,9 +248,16 @@ def _recorded_messages(page) -> list[tuple[str, str]]:
 
 def _near_miss_messages(page) -> list[str]:
     """What every row's near misses printed as their error, every release, once each."""
-    messages = (last_error_message(run.output or "") for row in page.rows("errors")
-                for run in row.releases.near_miss_runs if not run.stale)
+    messages = (run.near_miss_error for row in page.rows("errors") for run in row.releases.near_miss_runs)
     return list(dict.fromkeys(message for message in messages if message))
+
+
+def left_out_heads(page) -> list[list[str]]:
+    """[row, folded error] for each error a row of 九 names (a code span of its category with a
+    message's worth of words, `CUDA out of memory`): a message that starts with one is that
+    error, which the page says it leaves out (pytorch_error_lookup.lookup.Page.left_out)."""
+    return [[row.id, fold(span.text)] for row in page.rows("not-covered")
+            for span in parse_inline(row.category) if span.kind == "code" and has_substance(span.text)]
 
 
 def rules_script(page) -> str:
@@ -270,7 +278,9 @@ def rules_script(page) -> str:
                "other_causes_shown_by": {row.id: [list(other.shown_by) for other in row.other_causes]
                                          for row in page.rows("errors")
                                          if any(other.shown_by for other in row.other_causes)},
-               "other_cause_shown": OTHER_CAUSE_SHOWN}
+               "other_cause_shown": OTHER_CAUSE_SHOWN,
+               # The errors the page names as left out (九): a message starting with one is that row's.
+               "left_out_heads": left_out_heads(page)}
     return f"globalThis.{RULES_GLOBAL}={json.dumps(payload, ensure_ascii=False, separators=(',', ':'))};\n"
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import yaml
 
 from .find_index import build_index, compact_index, documents_for
-from .find_rules import templates_for
+from .find_rules import left_out_heads, templates_for
 from pytorch_error_lookup.inline import parse_inline
 from pytorch_error_lookup.rule import fold
 from .model import SEEN_LABELS, ReleaseRuns
@@ -129,6 +129,7 @@ def _page_data(site_page, renderer: Renderer) -> dict:
         # text again on every call: [entry, text, is a fragment, folded].
         "texts": [[owner, text, fragment, fold(text)] for owner, text, fragment in parser.texts],
         "templates": [template.as_json() for template in templates_for(page)],
+        "left_out_heads": left_out_heads(page),  # as the page's rules carry them
         "index": compact_index(build_index(documents_for(page))),  # as find-rank.js reads it
     }
 

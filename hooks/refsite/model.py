@@ -141,6 +141,12 @@ class Verification:
         return self.torch.split("+")[0]
 
     @property
+    def near_miss_error(self) -> str | None:
+        """For a near miss's run, the error it printed: none when the run is stale, or when the
+        release could not run it (api-missing: `torch.compile` on 1.x is not the near miss's error)."""
+        return None if self.stale or self.status != "reproduced" else last_error_message(self.output or "")
+
+    @property
     def shown_as(self) -> str:
         """The kind to show: a stale result says nothing about today's reproducer; a release
         that said the mistake in other words is `reworded`, not `different`."""
@@ -218,7 +224,7 @@ class ReleaseRuns:
         oldest release first; a message a release printed otherwise is listed apart."""
         found: dict[tuple[str, str], tuple[str, ...]] = {}
         for run in self.near_miss_runs:
-            message = None if run.stale else last_error_message(run.output or "")
+            message = run.near_miss_error
             if message:
                 name = run.variant.removeprefix(NEAR_MISS_PREFIX)
                 found[(name, message)] = found.get((name, message), ()) + (run.torch_release,)

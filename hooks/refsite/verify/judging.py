@@ -165,7 +165,7 @@ def judge(case: Case, run: Run, torch_name: str = "这个 torch") -> Verdict:
         return Verdict(FAILED, UNCHECKED, f"超时：{run.seconds:.0f} 秒内没有结束，已终止。",
                        tail(run.output))
     if case.near_miss:
-        return judge_near_miss(case, run)
+        return judge_near_miss(case, run, torch_name)
     reproducer = case.reproducer
     wanted = case.wanted
     if not wanted:
@@ -217,12 +217,16 @@ def judge(case: Case, run: Run, torch_name: str = "这个 torch") -> Verdict:
     return Verdict(REPRODUCED_FOLDED if folded else REPRODUCED, seen, why, excerpt, matches)
 
 
-def judge_near_miss(case: Case, run: Run) -> Verdict:
+def judge_near_miss(case: Case, run: Run, torch_name: str = "这个 torch") -> Verdict:
     """A near miss holds when its program reports an error that is not the row's text: what it
-    printed is then kept, so that the row's lookup can be held to not fitting it."""
+    printed is then kept, so that the row's lookup can be held to not fitting it. A release
+    without the near miss's API (`torch.compile` on 1.x) printed no such error: api-missing."""
     said = last_error_line(run.output)
     if any(find(text, run.output) for text in case.fragments):
         return Verdict(FAILED, VERBATIM, "近似错误印出了这一条的原文：它是这一条的变体，不是近似错误。",
+                       tail(run.output))
+    if run.returncode and (lacking := missing_api(case.id, run.output)):
+        return Verdict(API_MISSING, API_MISSING, f"{torch_name} {lacking}：近似错误的程序跑不到这一步。",
                        tail(run.output))
     if said is None:
         return Verdict(FAILED, MISSING, f"近似错误的程序没有报错（退出码 {run.returncode}）。", tail(run.output))

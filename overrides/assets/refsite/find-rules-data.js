@@ -45,7 +45,8 @@ export function loadPasteRules(pageKey) {
  * explain, `requires_grad`}, `onlyIfShown` {row: what a paste must show to be its own},
  * `notSaidBecause`, why such a row is only suggested (lookup.NOT_SAID_BECAUSE),
  * `otherCausesShownBy` {row: for each of its other causes, what shows it} and `otherCauseShown`,
- * what the box says beside a row then (lookup.OTHER_CAUSE_SHOWN).
+ * what the box says beside a row then (lookup.OTHER_CAUSE_SHOWN); `leftOutHeads`, [row of 九, the
+ * folded error it names] (find_rules.left_out_heads).
  */
 export function loadContextData(pageKey) {
   return loadPayload(pageKey).then((payload) => ({
@@ -56,6 +57,7 @@ export function loadContextData(pageKey) {
     notSaidBecause: payload.not_said_because ?? {},
     otherCausesShownBy: payload.other_causes_shown_by ?? {},
     otherCauseShown: payload.other_cause_shown ?? "",
+    leftOutHeads: payload.left_out_heads ?? [],
     pasteRules: payload.paste,
   }));
 }

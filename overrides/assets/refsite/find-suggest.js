@@ -9,9 +9,13 @@ import { LONG_TEXT, yieldToInput } from "./find-idle.js";
 import { inWords } from "./find-paste.js";
 import { loadPasteRules } from "./find-rules-data.js";
 import { RULES_FAILED } from "./find-status.js";
-import { MATCH, NONE, WEAK, bestFit, loadContextData, loadContextReader, loadRules, verdictFor } from "./find-verdict.js";
+import {
+  MATCH, NONE, WEAK, bestFit, leftOutRow, loadContextData, loadContextReader, loadRules, verdictFor,
+} from "./find-verdict.js";
 
 const LABEL_LENGTH = 140;
+// An error the page names in 九 as left out (cli.LEFT_OUT_WEAK says the same).
+const LEFT_OUT = "本页故意没有收录这类报错，下面这一条说了为什么。";
 
 /** How a `match` fits (pytorch_error_lookup.lookup.how_it_fits, in the page's words). */
 function howItFits({ saidBy, described, frame }, pasteRules) {
@@ -37,6 +41,7 @@ export class Suggestions {
     Object.assign(this, { list, elsewhere, status, current, viewport, url, pageKey, entryOrder, onVerdict, patterns });
     this.ranked = [];
     this.fit = null;
+    this.leftOut = false; // the ranked row is the 九 row naming the error: why it is left out, not a guess
     this.why = new Map();
     this.otherCauses = new Map();
     this.deciding = false;
@@ -48,6 +53,7 @@ export class Suggestions {
     this.generation += 1;
     this.ranked = [];
     this.fit = null;
+    this.leftOut = false;
     this.deciding = false;
     this.landOnArrival = false;
     this.list.replaceChildren();
@@ -72,8 +78,9 @@ export class Suggestions {
     let ranker;
     let readContext;
     let notSaidBecause;
+    let leftOutHeads;
     try {
-      [templates, ranking, readContext, this.pasteRules, { notSaidBecause }] = await Promise.all([
+      [templates, ranking, readContext, this.pasteRules, { notSaidBecause, leftOutHeads }] = await Promise.all([
         loadRules(this.pageKey), loadRanking(), loadContextReader(this.pageKey), loadPasteRules(this.pageKey),
         loadContextData(this.pageKey)]);
       ranker = await ranking.loadRanker(this.pageKey);
@@ -96,11 +103,16 @@ export class Suggestions {
     this.otherCauses = shown.otherCauses ?? new Map(); // what is said beside a row whose other cause it shows
     const reordered = new Set(); // rows passed over for sizes only reordered: said under their suggestion
     const passedOver = new Set(); // rows whose words fit but not their context: suggested first
-    const fit = bestFit(templates, foldQuery(query), this.patterns, shown, reordered, passedOver);
+    const folded = foldQuery(query);
+    const fit = bestFit(templates, folded, this.patterns, shown, reordered, passedOver);
     const onPage = (id) => document.getElementById(id);
     this.fit = fit && onPage(fit.entry) ? fit : null;
-    if (!this.fit && !await stillWanted()) return;
-    this.ranked = this.fit ? [] : ranking.suggestedFirst(ranking.rank(ranker, query, this.entryOrder),
+    // An error 九 names is answered with that row alone, as the literal search answers its text.
+    const leftOut = this.fit ? null : leftOutRow(leftOutHeads, folded, this.patterns);
+    this.leftOut = Boolean(leftOut && onPage(leftOut));
+    if (!this.fit && !this.leftOut && !await stillWanted()) return;
+    if (this.leftOut) this.ranked = [{ id: leftOut }];
+    else this.ranked = this.fit ? [] : ranking.suggestedFirst(ranking.rank(ranker, query, this.entryOrder),
       new Set([...reordered, ...passedOver].filter((id) => onPage(id) && !shown.generic?.has(id))), this.entryOrder)
       .filter(({ id }) => onPage(id));
     if (this.ranked.length) { // as lookup.why_only_suggested: the context's reason first
@@ -127,6 +139,11 @@ export class Suggestions {
     this.showElsewhere();
     if (verdict === NONE) {
       this.status.set("本页没有收录这条报错，也没有字面相近的条目。");
+      return;
+    }
+    if (this.leftOut) {
+      this.list.replaceChildren(this.item(this.ranked[0].id));
+      this.status.set(LEFT_OUT);
       return;
     }
     this.list.classList.add("rs-find__suggestions--loose");
@@ -191,9 +208,9 @@ export class Suggestions {
     this.url.pointAt(id);
     this.viewport.scrollIntoViewBelowBox(entry, null, "start");
     const label = entryLabel(entry, 60);
-    this.status.set(this.fit?.entry === id
-      ? `已跳到对上的那一条：「${label}」${this.otherCauseShown(id)}`
-      : `已跳到「${label}」。它只是字面相近，不一定解释你的报错。`);
+    if (this.fit?.entry === id) this.status.set(`已跳到对上的那一条：「${label}」${this.otherCauseShown(id)}`);
+    else if (this.leftOut) this.status.set(`已跳到「${label}」：本页故意没收这类报错，这里说了为什么。`);
+    else this.status.set(`已跳到「${label}」。它只是字面相近，不一定解释你的报错。`);
   }
 
   destroy() {

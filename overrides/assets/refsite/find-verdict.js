@@ -127,6 +127,16 @@ export function messageStarts(foldedQuery, patterns) {
 }
 
 /**
+ * The row of 九 naming the error a message of the folded query starts with (`cuda out of memory.
+ * tried to allocate …`), or null: the page leaves that error out (lookup.Page.left_out).
+ */
+export function leftOutRow(leftOutHeads, foldedQuery, patterns) {
+  const starts = [0, ...[...foldedQuery.matchAll(patterns.messageStart)].map((found) => found.index + found[0].length)];
+  const named = leftOutHeads.find(([, head]) => starts.some((start) => foldedQuery.startsWith(head, start)));
+  return named ? named[0] : null;
+}
+
+/**
  * The template that explains the folded query best: { entry, message, fixed, end, saidBy,
  * described, frame } (rule.Fit) or null.
  * When several fit, the one in the last error message wins (Python prints the error that
