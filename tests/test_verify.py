@@ -433,3 +433,23 @@ def test_the_verifier_refuses_to_check_another_checkouts_data(tmp_path):
     assert other_checkout(second / "data") == second  # anywhere inside it
     assert other_checkout(ROOT) is None and other_checkout(ROOT / "hooks") is None
     assert other_checkout(tmp_path) is None  # not a checkout at all: nothing to mix up
+
+
+def test_a_merged_run_reports_the_rows_it_ran_not_those_it_kept(tmp_path, monkeypatch, capsys):
+    """`--only`/`--stale` on a release file full of api-missing rows: only what was run now is
+    listed, so a new row's failure is not lost among every row kept from the first run."""
+    kept = Path(__file__).resolve().parent.parent / "data/pytorch/verification-1.0.1.yml"
+    out = tmp_path / "verification-1.0.1.yml"
+    out.write_text(kept.read_text(encoding="utf-8"), encoding="utf-8")
+    torch = yaml.safe_load(out.read_text(encoding="utf-8"))["torch"]
+    assert "api-missing" in out.read_text(encoding="utf-8")  # rows kept that are not reproduced
+    monkeypatch.setattr(cli, "probe", lambda python: {"torch": torch, "python": "3.7.16", "platform": "linux",
+                                                       "site_packages": "/nowhere"})
+
+    def run_all(python, cases, **options):
+        return {case.id: (run := Run("RuntimeError: nothing like the row\n", 1, 0.1), judge(case, run)) for case in cases}
+
+    monkeypatch.setattr(cli, "run_all", run_all)
+    assert cli.main(["--out", str(out), "--only", "view-stride"]) == 1
+    listed = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("torch ")]
+    assert listed and all(" view-stride" in line for line in listed), listed
