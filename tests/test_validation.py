@@ -87,6 +87,37 @@ def test_a_field_indented_as_the_rows_dash_is_named_on_its_line_with_its_entry(d
     assert message.endswith("are, but is not an item (`- `)"), message
 
 
+NEW_ROW = '- id: new-row\n  fragment: "some new error text"\n  cause: "why"\n  chapters: ["02"]\n'
+
+
+@pytest.mark.parametrize("indent", [12, 11, 8])
+def test_a_new_row_indented_unlike_the_rows_is_named_on_its_own_line(data, indent):
+    """README's step 2 (ten spaces before the row's `-`) got wrong: the message names the new
+    row and its line, not the row or section PyYAML began reading at."""
+    row = "".join(" " * indent + line + "\n" for line in NEW_ROW.splitlines())
+    line = edit(data, APPENDIX, "          - id: grad-scalar-only\n", row + "          - id: grad-scalar-only\n")
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry 'new-row': is not valid YAML: "), message
+    assert f"line {line} is a list item" in message and "10" in message.rsplit(":", 1)[1], message
+
+
+def test_a_field_dedented_to_the_sections_keys_is_blamed_not_the_next_row(data):
+    """`chapters` at 8 spaces ends its row; PyYAML notices only at the next row's `- id:`."""
+    line = edit(data, APPENDIX, '            chapters: ["02"]\n          - id: numpy-requires-grad',
+                '        chapters: ["02"]\n          - id: numpy-requires-grad')
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry 'grad-scalar-only': field 'chapters': is not valid YAML: "), message
+    assert message.endswith("so it ends the row begun on line "
+                            f"{line - 7} ('grad-scalar-only'); as a field of that row it is indented 12 spaces"), message
+
+
+def test_a_tab_in_the_indentation_is_named(data):
+    line = edit(data, APPENDIX, '            fragment: "grad can be implicitly', '\tfragment: "grad can be implicitly')
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry 'grad-scalar-only': field 'fragment': is not valid YAML: "), message
+    assert message.endswith(f"line {line} is indented with a tab: YAML indents with spaces only"), message
+
+
 def test_a_quoted_value_over_several_lines_is_not_blamed_for_a_mistake_after_it(data):
     """A quoted value may run over lines (the verifier's files have many): a mistake after it
     is placed as PyYAML places it, never on that quote."""

@@ -16,8 +16,8 @@ from collections import namedtuple
 from functools import cached_property
 
 from .paste import PASTE_RULES, ends_unfinished, message_missing, reduce_paste, shown_frames
-from .rule import (LITERAL, MATCH, NONE, Template, best_fit, fold, literal_needles, message_ends, split_exception,
-                   verdict_for)
+from .rule import (LITERAL, MATCH, NONE, WEAK, Template, best_fit, fold, literal_needles, message_text_starts,
+                   split_exception, verdict_for)
 from .rank import Ranker, query_terms, suggested_first
 
 CHECKOUT_DATA_FILE = "lookup-data.json"  # a source checkout's build of the data (installed, it is a module)
@@ -76,7 +76,7 @@ class Page:
         """The row of 九 naming the error a message of the query starts with (`CUDA out of
         memory. Tried to allocate …`), if any: the page says it leaves that error out, and
         nothing ranked beside it would be more than a loose guess (find-suggest.js leftOutRow)."""
-        starts = [0, *message_ends(folded_query)]
+        starts = [0, *message_text_starts(folded_query)]
         return next((row for row, head in self.left_out_heads
                      if any(folded_query.startswith(head, start) for start in starts)), None)
 
@@ -387,7 +387,7 @@ class Lookup:
             return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,), query, fit=fit)
         for page in self.pages:
             if left_out := page.left_out(folded):
-                return Answer(verdict_for(literal=True, explains=False), page, (left_out,), query, left_out=True)
+                return Answer(WEAK, page, (left_out,), query, left_out=True)  # as text found only in 九
         for page in self.pages if rank else ():
             closest = ((reordered | (passed_over or set())) - generic) & page.entry_by_id.keys()
             ranked = suggested_first(page.rank(query), closest, page.order)

@@ -556,8 +556,8 @@ def message_starts(folded_query: str) -> list[int]:
     return [found.start() for found in MESSAGE_START.finditer(folded_query)]
 
 
-def message_ends(folded_query: str) -> list[int]:
-    """Where each message's own words begin: after its exception's name."""
+def message_text_starts(folded_query: str) -> list[int]:
+    """Where each message's own words begin, its exception's name (`runtimeerror: `) passed."""
     return [found.end() for found in MESSAGE_START.finditer(folded_query)]
 
 

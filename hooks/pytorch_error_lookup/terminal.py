@@ -90,28 +90,29 @@ def _is_wide(char: str) -> bool:
 
 
 # Inline code up to this wide stays on one line (`pretraining_tp > 1` cut after `>` misreads);
-# a longer span breaks at its spaces like text, rather than run past the line.
+# a longer span, or one wider than the line, breaks at its spaces like text, rather than run past the line.
 CODE_KEPT_WHOLE = 30
 
 
-def _code_spans(text: str) -> list[range]:
-    """The positions inside each short `…` span of `text` (between its backticks)."""
+def _code_spans(text: str, widest: int) -> list[range]:
+    """The positions inside each `…` span of `text` (between its backticks) at most `widest` wide."""
     spans, at = [], text.find("`")
     while at != -1:
         end = text.find("`", at + 1)
         if end == -1:
             break
-        if display_width(text[at:end + 1]) <= CODE_KEPT_WHOLE:
+        if display_width(text[at:end + 1]) <= widest:
             spans.append(range(at + 1, end + 1))
         at = text.find("`", end + 1)
     return spans
 
 
-def _pieces(text: str) -> list[str]:
+def _pieces(text: str, room: int) -> list[str]:
     """Where a line may break: after a space, and between any two CJK characters, never inside
-    short inline code."""
+    short inline code that fits in `room` columns."""
     pieces, current = [], ""
-    inside = {index for span in _code_spans(text) for index in span} if "`" in text else ()
+    widest = min(CODE_KEPT_WHOLE, room)
+    inside = {index for span in _code_spans(text, widest) for index in span} if "`" in text else ()
     for index, char in enumerate(text):
         breakable = current and index not in inside and (_is_wide(char) or current[-1] == " " or _is_wide(current[-1]))
         # A full stop that starts a name (`.pth`, `.ckpt` in a list) may start a line.
@@ -130,7 +131,7 @@ def wrap(text: str, width: int, indent: str = "") -> list[str]:
     Colour codes take no room. A word longer than a line gets a line of its own, uncut."""
     room = max(width - display_width(indent), 10)
     lines, line, used = [], "", 0
-    for piece in _pieces(text):
+    for piece in _pieces(text, room):
         size = display_width(piece)
         if used + size > room and line.strip():
             lines.append(indent + line.rstrip())

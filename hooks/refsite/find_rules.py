@@ -252,12 +252,18 @@ def _near_miss_messages(page) -> list[str]:
     return list(dict.fromkeys(message for message in messages if message))
 
 
+# An error's text, not an API's name: `CUDA out of memory` is one, `torch.compile` is not (a
+# message starting with that name is any compile error, not what 九 leaves out).
+LEFT_OUT_HEAD_WORDS = 3
+
+
 def left_out_heads(page) -> list[list[str]]:
-    """[row, folded error] for each error a row of 九 names (a code span of its category with a
-    message's worth of words, `CUDA out of memory`): a message that starts with one is that
-    error, which the page says it leaves out (pytorch_error_lookup.lookup.Page.left_out)."""
+    """[row, folded error] for each error a row of 九 names (a code span of its category of at
+    least LEFT_OUT_HEAD_WORDS words, `CUDA out of memory`): a message that starts with one is
+    that error, which the page says it leaves out (pytorch_error_lookup.lookup.Page.left_out)."""
     return [[row.id, fold(span.text)] for row in page.rows("not-covered")
-            for span in parse_inline(row.category) if span.kind == "code" and has_substance(span.text)]
+            for span in parse_inline(row.category)
+            if span.kind == "code" and len(span.text.split()) >= LEFT_OUT_HEAD_WORDS and has_substance(span.text)]
 
 
 def rules_script(page) -> str:

@@ -186,15 +186,19 @@ export class Suggestions {
       this.land(id);
     });
     item.append(link);
+    if (this.leftOut) item.append(this.note(leftOutReason(document.getElementById(id))));
     const why = this.why.get(id);
-    if (why) { // as the terminal says it under the same suggestion
-      const note = document.createElement("span");
-      note.className = "rs-find__why";
-      note.dataset.findWhy = "";
-      note.textContent = `⚠️ ${why}`;
-      item.append(note);
-    }
+    if (why) item.append(this.note(`⚠️ ${why}`, { why: true })); // as the terminal says it under the same suggestion
     return item;
+  }
+
+  /** A line said under a suggestion. */
+  note(text, { why = false } = {}) {
+    const note = document.createElement("span");
+    note.className = "rs-find__why";
+    if (why) note.dataset.findWhy = "";
+    note.textContent = text;
+    return note;
   }
 
   /** Go to an entry: it becomes current, comes into view, and the URL points at it. */
@@ -216,6 +220,11 @@ export class Suggestions {
   destroy() {
     this.generation += 1;
   }
+}
+
+/** Why the page leaves a row of 九's errors out: its second cell, as the terminal prints it under the row. */
+function leftOutReason(entry) {
+  return entry?.querySelectorAll("[data-find-text]")[1]?.textContent.replace(/\s+/g, " ").trim() ?? "";
 }
 
 function entryLabel(entry, length) {
