@@ -193,9 +193,10 @@ def _indent(line: str) -> int:
 def _tab_at(lines: list[str], error: yaml.MarkedYAMLError) -> int | None:
     """The line (0-based) PyYAML stopped on, when its indentation holds a tab."""
     noticed = error.problem_mark
-    if noticed and noticed.line < len(lines) and "\t" in lines[noticed.line][:len(lines[noticed.line]) - len(lines[noticed.line].lstrip())]:
-        return noticed.line
-    return None
+    if not noticed or noticed.line >= len(lines):
+        return None
+    line = lines[noticed.line]
+    return noticed.line if "\t" in line[:len(line) - len(line.lstrip())] else None
 
 
 def _content_above(lines: list[str], number: int) -> int | None:
