@@ -11,7 +11,7 @@ import pytest
 from refsite.render import ROWS_PER_TABLE
 
 from find_support import (  # noqa: F401
-    LONG_SECTION_ROWS, REFERENCE, assert_same_place, back_at, current_entries, long_site_url, read_down_to, type_query)
+    INPUT, LONG_SECTION_ROWS, REFERENCE, assert_same_place, back_at, current_entries, long_site_url, read_down_to, type_query)
 
 pytestmark = pytest.mark.browser
 
@@ -115,6 +115,22 @@ def test_a_match_in_a_table_off_screen_is_counted_highlighted_and_reached(page, 
     assert page.evaluate("CSS.highlights.get('rs-find-current').size") == 1
     box = page.locator(f"#{LAST}").bounding_box()
     assert 0 <= box["y"] < page.viewport_size["height"]
+
+
+def test_a_match_found_only_once_the_page_is_counted_is_still_brought_into_view(page, long_site_url):
+    """Typed before the page's text is all folded, a query whose only match is at the end finds
+    nothing at first ("still counting"); the whole count then lands on it, and must bring it into
+    view as a search does (CI, under load, saw it marked current 88,000 px down)."""
+    session = page.context.new_cdp_session(page)
+    session.send("Emulation.setCPUThrottlingRate", {"rate": 8})  # folding slower than the keystroke
+    open_long(page, long_site_url)
+    page.fill(INPUT, LAST.upper())
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'literal'", timeout=60_000)
+    page.wait_for_function(f"""() => {{
+        const box = document.getElementById({LAST!r}).getBoundingClientRect();
+        return box.top >= 0 && box.top < innerHeight;
+    }}""", timeout=10_000)
+    session.send("Emulation.setCPUThrottlingRate", {"rate": 1})
 
 
 def test_the_page_text_is_folded_in_slices_that_add_up_to_the_whole(page, long_site_url):

@@ -71,10 +71,18 @@ function mountFind(doc) {
     entryOrder: new Map([...root.querySelectorAll("[data-entry]")].map((entry, index) => [entry.id, index])),
   });
 
+  // How a search brings its current match into view: typing paints the matches first.
+  const SCROLL_NOW = "now", SCROLL_AFTER_PAINT = "after paint";
+
   // A keystroke before the page's text is all folded searched only its start: once the fold
-  // ends, the count is made whole (and "not on the page" decided).
+  // ends, the count is made whole (and "not on the page" decided). A match already shown stays
+  // where the reader is; one found only now is a landing, brought into view as a search's is.
+  // (Not when the search it recounts did not scroll: a reload or an #anchor keeps its place.)
+  let landingWanted = false; // the last search (not a recount) would bring its first match into view
   matches.onCounted = () => {
-    if (input.value.trim()) search(boxQuery(), { scroll: false });
+    if (!input.value.trim()) return;
+    const land = landingWanted && !form.dataset.findVerdict;
+    search(boxQuery(), { scroll: land ? SCROLL_NOW : false, recount: true });
   };
 
   mountCopyButtons(root);
@@ -114,10 +122,9 @@ function mountFind(doc) {
     next.disabled = !enabled;
   }
 
-  // How a search brings its current match into view: typing paints the matches first.
-  const SCROLL_NOW = "now", SCROLL_AFTER_PAINT = "after paint";
 
-  function search(query, { scroll = SCROLL_NOW } = {}) {
+  function search(query, { scroll = SCROLL_NOW, recount = false } = {}) {
+    if (!recount) landingWanted = Boolean(scroll);
     if (scroll) viewport.cancelScroll(); // a recount of the same query keeps the scroll to come
     painter.clear();
     paintWindow.reset();
