@@ -75,7 +75,7 @@ class Page:
     def left_out(self, folded_query: str) -> str | None:
         """The row of 九 naming the error a message of the query starts with (`CUDA out of
         memory. Tried to allocate …`), if any: the page says it leaves that error out, and
-        nothing ranked beside it would be more than a loose guess (find-suggest.js leftOutRow)."""
+        nothing ranked beside it would be more than a loose guess (find-verdict.js leftOutRow)."""
         starts = [0, *message_text_starts(folded_query)]
         return next((row for row, head in self.left_out_heads
                      if any(folded_query.startswith(head, start) for start in starts)), None)

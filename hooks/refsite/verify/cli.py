@@ -138,13 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     document["results"] = results
     out.write_text(dump(document), encoding="utf-8")
 
-    run_now = {case.id for case in cases}  # a merge reports the rows it ran, not those it kept
-    for id_, result in results.items():
-        if result["status"] != REPRODUCED and id_ in run_now:
-            print(f"{result['status']:<29} {id_}: {result['why']}")
+    # A merge reports the rows it ran, and of those it kept only the failures the exit code counts.
+    run_now = {case.id for case in cases}
     fails = not (args.allow_failures or args.release)
-    for id_, result in results.items():  # kept failures, which the exit code counts too
-        if fails and result["status"] == FAILED and id_ not in run_now:
+    for id_, result in results.items():
+        if id_ in run_now and result["status"] != REPRODUCED:
+            print(f"{result['status']:<29} {id_}: {result['why']}")
+        elif id_ not in run_now and fails and result["status"] == FAILED:
             print(f"{'failed (kept, not run now)':<29} {id_}: {result['why']}")
     if args.compare:
         for id_ in document["drift"]["changed"]:

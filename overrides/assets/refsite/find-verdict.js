@@ -126,12 +126,17 @@ export function messageStarts(foldedQuery, patterns) {
   return [...foldedQuery.matchAll(patterns.messageStart)].map((found) => found.index);
 }
 
+/** Where each message's own words begin, its exception's name passed (rule.message_text_starts). */
+export function messageTextStarts(foldedQuery, patterns) {
+  return [...foldedQuery.matchAll(patterns.messageStart)].map((found) => found.index + found[0].length);
+}
+
 /**
  * The row of 九 naming the error a message of the folded query starts with (`cuda out of memory.
  * tried to allocate …`), or null: the page leaves that error out (lookup.Page.left_out).
  */
 export function leftOutRow(leftOutHeads, foldedQuery, patterns) {
-  const starts = [0, ...[...foldedQuery.matchAll(patterns.messageStart)].map((found) => found.index + found[0].length)];
+  const starts = [0, ...messageTextStarts(foldedQuery, patterns)];
   const named = leftOutHeads.find(([, head]) => starts.some((start) => foldedQuery.startsWith(head, start)));
   return named ? named[0] : null;
 }

@@ -122,7 +122,6 @@ function mountFind(doc) {
     next.disabled = !enabled;
   }
 
-
   function search(query, { scroll = SCROLL_NOW, recount = false } = {}) {
     if (!recount) landingWanted = Boolean(scroll);
     if (scroll) viewport.cancelScroll(); // a recount of the same query keeps the scroll to come
