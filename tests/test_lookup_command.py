@@ -157,6 +157,18 @@ def test_an_error_the_page_leaves_out_is_said_to_be_left_out_not_guessed_at():
     assert json.loads(run(["--json"], b"RuntimeError: Found dtype Long but expected Float\n")[1])["left_out"] is False
 
 
+def test_an_exceptions_name_alone_is_no_message_not_text_on_the_page():
+    """`RuntimeError` (raised without a message) is on the page only as a word: it says no row,
+    and the answer says what is missing, not "the page has this text" (exit 0)."""
+    for text in (b"RuntimeError\n", b"ValueError:\n", b"  torch.cuda.OutOfMemoryError  \n"):
+        status, out, _ = run([], text)
+        assert status == 1 and out.startswith(f"✘ {cli.PASTE_RULES['missing_message_note'][:12]}"), out
+        assert json.loads(run(["--json"], text)[1])["message_missing"] is True
+    # Beside an error with a message, the name alone is passed over: the message is answered.
+    status, out, _ = run(["--json"], b"RuntimeError\nRuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)\n")
+    assert status == 0 and json.loads(out)["results"][0]["id"] == "matmul-shapes"
+
+
 def test_a_description_in_chinese_no_row_covers_is_not_called_an_error():
     status, out, _ = run([], "训练很慢怎么办".encode())
     assert status == 1

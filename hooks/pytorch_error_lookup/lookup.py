@@ -15,7 +15,7 @@ import re
 from collections import namedtuple
 from functools import cached_property
 
-from .paste import PASTE_RULES, ends_unfinished, message_missing, reduce_paste, shown_frames
+from .paste import PASTE_RULES, ends_unfinished, message_missing, name_only, reduce_paste, shown_frames
 from .rule import (LITERAL, MATCH, NONE, WEAK, Template, best_fit, fold, literal_needles, message_text_starts,
                    split_exception, verdict_for)
 from .rank import Ranker, query_terms, suggested_first
@@ -338,7 +338,7 @@ class Lookup:
         # A wording another situation prints too is a row's when the paste shows the row's call.
         called = frozenset(entry["id"] for page in self.pages for entry in page.entries if shows_call(entry, text))
         for error in errors:
-            for reading in error.readings:
+            for reading in () if name_only(error) else error.readings:
                 answer = self.answer(reading, rank=False, skip=skip, called=called)
                 if answer.verdict in (LITERAL, MATCH):
                     return answer._replace(others=len(errors) - 1)
@@ -357,7 +357,8 @@ class Lookup:
         # for only to rank).
         generic = frozenset(entry["id"] for page in self.pages for entry in page.entries
                             if rank and lacks_own_context(entry, text))
-        return self.answer(errors[0].text, rank=rank, skip=skip, called=called,
+        first = next((error for error in errors if not name_only(error)), errors[0])  # one with a message
+        return self.answer(first.text, rank=rank, skip=skip, called=called,
                            generic=generic)._replace(others=len(errors) - 1)
 
     def answer(self, query: str, *, rank: bool = True, skip: frozenset[str] = frozenset(),

@@ -108,6 +108,9 @@ PASTE_RULES: dict = {
     "error_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Interrupt)(?![A-Za-z0-9_]):?",
     # Lines before a traceback with no message among them are a log or a program's chatter: they go.
     "message_line": r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Warning|Interrupt)(?![A-Za-z0-9_]):?",
+    # An exception's name alone, raised without a message (`RuntimeError`): nothing to look up by,
+    # as a traceback cut before its message has nothing (message_missing).
+    "bare_error": r"^[ \t]*(?:[A-Za-z_][A-Za-z0-9_.]*)?(?:Error|Exception|Warning|Interrupt)[ \t]*:?[ \t]*$",
     # A query in Chinese that names an exception or a warning (`KeyError: 'label'`), or holds a run
     # of English words, is an error quoted in a sentence, not a symptom in the reader's words.
     "names_an_error": r"(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Warning)(?![A-Za-z0-9_]|\.[A-Za-z0-9_])",
@@ -140,7 +143,8 @@ PASTE_RULES: dict = {
     },
     "quoted_word": r"(?<![A-Za-z0-9_.])[A-Za-z]{2,}(?![A-Za-z0-9_(])",  # a word, not part of a name or a call
     "quoted_words": 4,
-    "missing_message_note": "这段只有调用栈，缺了最后一行的报错本身（形如 RuntimeError: …）：把 Traceback 的最后几行一起贴进来再查",
+    "missing_message_note": "这段没有报错信息：只有调用栈，或者报错只有异常名、冒号后面没有说明（形如 RuntimeError: …）。"
+                            "把 Traceback 的最后几行一起贴进来再查；报错本来就只有异常名时，本页没法据此判断是哪一条",
     # How a row said from a frame fits (rule.Fit.frame): the terminal, the notebook and the box.
     "from_frame_note": "栈里经过 {frame}，只有这一条讲的情况会走到这里（报错信息本身没贴全也认得出）",
     "wrap_width": 60,  # lines this long or longer, all of one length, were wrapped by a program
@@ -320,11 +324,21 @@ def in_words(query: str) -> bool:
             and not names_an_error(query) and _R["english_words"].search(query) is None)
 
 
+def name_only(error: PastedError) -> bool:
+    """Whether the error is an exception's name alone (`RuntimeError`): it says no row, and is
+    on the page only as a word (lookup.Lookup and find-paste-query.js pass it over)."""
+    return _R["bare_error"].match(error.text) is not None
+
+
 def message_missing(text: str, errors: list[PastedError]) -> bool:
-    """Whether the paste is a traceback cut before its message: frames, and in none of its
-    errors a line that names an exception or a warning."""
-    return (not any(_R["message_line"].search(error.text) for error in errors)
-            and _R["stack"].search(_decode(text)) is not None)
+    """Whether the paste shows an error without its message: none of its errors is a line that
+    names an exception or a warning with words after it, and it is a traceback (frames: cut
+    before its message) or one of its errors is an exception's name alone (`RuntimeError`,
+    raised without a message, which is on the page only as a word)."""
+    bare = [name_only(error) for error in errors]
+    if any(not alone and _R["message_line"].search(error.text) for error, alone in zip(errors, bare)):
+        return False
+    return any(bare) or _R["stack"].search(_decode(text)) is not None
 
 
 def shown_frames(text: str) -> str:

@@ -5,7 +5,7 @@
 
 import { foldQuery } from "./find-fold.js";
 import { LONG_TEXT, yieldToInput } from "./find-idle.js";
-import { messageMissing, reducePaste, shownFrames } from "./find-paste.js";
+import { messageMissing, nameOnly, reducePaste, shownFrames } from "./find-paste.js";
 import { messageOf } from "./find-rule.js";
 import { loadPasteRules, loadRules } from "./find-rules-data.js";
 import { bestFit, loadContextReader } from "./find-verdict.js";
@@ -50,7 +50,7 @@ async function pastedQuery(pasted, { matches, patterns, doc, pageKey }) {
     return fit !== null && doc.getElementById(fit.entry) !== null ? fit : null;
   };
   for (const error of errors) {
-    for (const reading of error.readings) {
+    for (const reading of nameOnly(error, rules) ? [] : error.readings) {
       await pause();
       if (explainedHere(reading, matches, patterns, fitOf)) return { query: reading, others, explained: true, context };
     }
@@ -64,7 +64,8 @@ async function pastedQuery(pasted, { matches, patterns, doc, pageKey }) {
     return { query: "", others: 0, explained: false, missing: rules.missing_message_note, context };
   }
   if (errors.length === 0) return { query: "", others, explained: false, context };
-  return { query: errors[0].text, others, explained: false, context };
+  const first = errors.find((error) => !nameOnly(error, rules)) ?? errors[0]; // one with a message
+  return { query: first.text, others, explained: false, context };
 }
 
 /** Whether the page explains `reading`: its text (or message) on the page outside 九, or a template fits. */

@@ -37,6 +37,7 @@ function compile(rules) {
       continues: one("continues", "im"),
       errorLine: one("error_line"),
       messageLine: one("message_line"),
+      bareError: one("bare_error", ""),
       raiseLine: one("raise_line"),
       stack: one("stack"),
       frameName: one("frame_name", ""),
@@ -214,9 +215,17 @@ export function shownFrames(text, rules) {
     .filter((found) => found !== null).map((found) => found[1] ?? found[2]).join(" → ");
 }
 
-/** Whether the paste is a traceback cut before its message (paste.message_missing): frames, and
- * in none of its errors (reducePaste's) a line that names an exception or a warning. */
+/** Whether the error is an exception's name alone (`RuntimeError`, paste.name_only). */
+export function nameOnly(error, rules) {
+  return compile(rules).bareError.test(error.text);
+}
+
+/** Whether the paste shows an error without its message (paste.message_missing): none of its
+ * errors (reducePaste's) names an exception or a warning with words after it, and it is a
+ * traceback (frames) or one of its errors is an exception's name alone (`RuntimeError`). */
 export function messageMissing(text, errors, rules) {
   const re = compile(rules);
-  return !errors.some((error) => re.messageLine.test(error.text)) && re.stack.test(decode(String(text), rules, re));
+  const bare = errors.map((error) => nameOnly(error, rules));
+  if (errors.some((error, index) => !bare[index] && re.messageLine.test(error.text))) return false;
+  return bare.some(Boolean) || re.stack.test(decode(String(text), rules, re));
 }
