@@ -259,6 +259,14 @@ def test_explain_takes_no_input_file(tmp_path):
     assert status == 2 and "--explain" in err
 
 
+def test_version_names_the_installed_release(capsys):
+    from importlib import metadata
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"pytorch-error-lookup {metadata.version('pytorch-error-lookup')}"
+
+
 def test_links_are_hyperlinks_on_a_terminal_only_and_no_color_is_honoured(monkeypatch):
     class Tty(io.StringIO):
         def isatty(self):

@@ -319,6 +319,15 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
 Arguments = namedtuple("Arguments", "file json explain torch site", defaults=(None, False, None, None, None))
 
 
+def installed_version() -> str:
+    """The installed distribution's version; run from a checkout (`PYTHONPATH=hooks`) there is none."""
+    from importlib import metadata
+    try:
+        return metadata.version("pytorch-error-lookup")
+    except metadata.PackageNotFoundError:
+        return "(not installed: run from a checkout)"
+
+
 def parse_args(argv) -> Arguments:
     argv = sys.argv[1:] if argv is None else list(argv)
     # The common call, `pytorch-error-lookup [FILE]`, needs no parser: building argparse's (and
@@ -346,6 +355,7 @@ def parse_args(argv) -> Arguments:
     parser.add_argument("--site", metavar="URL|FOLDER",
                         help=f"where entries link to: the site's URL or the folder `mkdocs build` wrote (default: "
                              f"${SITE_VARIABLE}, else the site_url the package was built with)")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     return Arguments(**vars(parser.parse_args(argv)))
 
 
