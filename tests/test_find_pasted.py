@@ -90,6 +90,22 @@ def test_a_size_mismatch_only_reordered_is_suggested_with_the_terminals_reason(p
     assert "换了顺序" in item.locator("[data-find-why]").text_content()
 
 
+def test_words_another_call_prints_too_suggest_the_row_first_saying_its_call_is_not_shown(page, site_url):
+    """torch 1.4's collate printed `torch.cat`'s words: without `default_collate` in the paste the
+    row is only suggested, first, with the terminal's reason under it."""
+    line = ("RuntimeError: invalid argument 0: Sizes of tensors must match except in dimension 0. "
+            "Got 3 and 4 in dimension 1 at /pytorch/aten/src/TH/generic/THTensor.cpp:612")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    paste(page, line)
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")
+    assert page.get_attribute("[data-find-suggestions] li:first-child a", "href") == "#stack-unequal-size"
+    answer = lookup.Lookup.installed()(line)
+    why = lookup.why_only_suggested(answer, PAGE.entry_by_id["stack-unequal-size"], line)
+    assert page.locator("[data-find-suggestions] li:first-child [data-find-why]").text_content() == f"⚠️ {why}"
+    assert "default_collate" in why
+
+
 @pytest.mark.parametrize("said", ["验证集精度比训练差", "validation accuracy is much lower than training"])
 def test_a_symptom_in_the_readers_words_lands_on_its_row(page, site_url, said):
     open_reference(page, site_url)

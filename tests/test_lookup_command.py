@@ -249,6 +249,22 @@ def test_why_a_row_is_only_suggested_is_said_of_suggestions_only(monkeypatch):
     assert answer["verdict"] == "literal" and answer["results"][0]["why"] is None
 
 
+def test_words_another_call_prints_too_put_the_row_first_and_say_its_call_is_not_shown():
+    """torch 1.4's collate printed the words `torch.cat` prints: the row is the first suggestion,
+    saying the paste shows none of its calls; with `default_collate` in it, the row is said."""
+    line = ("RuntimeError: invalid argument 0: Sizes of tensors must match except in dimension 0. "
+            "Got 3 and 4 in dimension 1 at /pytorch/aten/src/TH/generic/THTensor.cpp:612")
+    status, out, _ = run(["--json", line])
+    answer = json.loads(out)
+    assert status == 1 and answer["verdict"] == "weak"
+    assert answer["results"][0]["id"] == "stack-unequal-size"
+    assert "default_collate" in answer["results"][0]["why"]
+    assert all(result["why"] is None for result in answer["results"][1:])
+    frame = '  File "/usr/lib/python3/site-packages/torch/utils/data/_utils/collate.py", line 55, in default_collate\n'
+    status, out, _ = run(["--json"], ("Traceback (most recent call last):\n" + frame + line + "\n").encode())
+    assert status == 0 and json.loads(out)["results"][0]["id"] == "stack-unequal-size"
+
+
 def test_explain_an_unknown_id_suggests_close_ones():
     status, out, err = run(["--explain", "matmul-shape"])
     assert status == 2 and out == "" and "matmul-shapes" in err

@@ -148,6 +148,7 @@ NOT_SAID_BECAUSE = {
     "other_cause": "你贴的内容里有 {}：多半是这一条没讲的另一种原因",
     "no_own_context": "你贴的内容里没有 {} 里的任何一个：看不出是这一条的情况",
     "reordered": "你贴的两个形状只是同样的数换了顺序：多半是权重转置了或换了布局，不是这一条讲的超参对不上",
+    "no_call": "别的调用也会印出这句话：你贴的内容里看不到 {}，看不出是不是这一条",
 }
 
 
@@ -203,10 +204,15 @@ def why_not_said(entry: dict, text: str) -> str | None:
 
 def why_only_suggested(answer: Answer, entry: dict, text: str) -> str | None:
     """Why a row the answer names is not said for the pasted `text`: its context
-    (why_not_said), or its message there with only its sizes reordered (Answer.reordered)."""
+    (why_not_said), its message there with only its sizes reordered (Answer.reordered), or words
+    another call prints too, with none of the row's calls shown (Answer.uncalled)."""
     if why := why_not_said(entry, text):
         return why
-    return NOT_SAID_BECAUSE["reordered"] if entry["id"] in answer.reordered else None
+    if entry["id"] in answer.reordered:
+        return NOT_SAID_BECAUSE["reordered"]
+    if entry["id"] in answer.uncalled:
+        return NOT_SAID_BECAUSE["no_call"].format("、".join(entry["called_through"]))
+    return None
 
 
 def lacks_own_context(entry: dict, text: str) -> bool:
@@ -265,14 +271,16 @@ def release_line(entry: dict, labels: dict[str, str]) -> str | None:
     return " · ".join(said) or None
 
 
-class Answer(namedtuple("Answer", "verdict page ids query others message_missing fit reordered left_out",
-                         defaults=("", 0, False, None, frozenset(), False))):
+class Answer(namedtuple("Answer", "verdict page ids query others message_missing fit reordered left_out uncalled",
+                         defaults=("", 0, False, None, frozenset(), False, frozenset()))):
     """A verdict, the page and the rows it names (best first); `query`: the error of the paste
     it answers, on one line (paste.reduce_paste); `others`: how many other errors the paste held;
     `message_missing`: the paste is a traceback cut before its message (paste.message_missing),
     so "not covered" would be a guess: the verdict is `none`, with no rows; `fit`: for `match`,
     the template's rule.Fit (how_it_fits says it to the reader); `reordered`: for a ranked
     answer, the rows whose template fit a message holding its sizes only reordered (rule.best_fit);
+    `uncalled`: for a ranked answer, the rows whose words another call prints too fit, with none
+    of their calls shown (rule.best_fit);
     `left_out`: a `weak` answer that is an error the page says it leaves out (九): found only in
     those rows, or named by one (Page.left_out), not a loose guess.
     (Named tuples, not dataclasses, here: `dataclasses` costs the command a tenth of its start.)"""
@@ -365,9 +373,9 @@ class Lookup:
                called: frozenset[str] = frozenset(), generic: frozenset[str] = frozenset()) -> Answer:
         """The verdict and entries for one error on one line, in the order rule.verdict_for gives;
         the templates of the rows in `skip` do not say them, those that need a call only for the
-        rows in `called` (rule.best_fit). A row of `skip` whose words fit all the same, or one
-        passed over for its sizes only reordered, is suggested first (rank.suggested_first),
-        unless it is `generic`: its message alone is any such error's."""
+        rows in `called` (rule.best_fit). A row of `skip` whose words fit all the same, one passed
+        over for its sizes only reordered, or one whose call is not shown, is suggested first
+        (rank.suggested_first), unless it is `generic`: its message alone is any such error's."""
         needles = literal_needles(query)
         if not needles:
             return Answer(NONE, None, ())
@@ -379,10 +387,12 @@ class Lookup:
                 return Answer(verdict_for(literal=True, explains=explains), page, tuple(rows), query, left_out=not explains)
         folded = fold(query)
         reordered: set[str] = set()  # rows passed over for sizes only reordered: said under their suggestion
-        # Rows whose words fit but not their context: suggested first (looked for only to rank).
+        # Rows whose words fit but not their context, or without their call shown: suggested
+        # first (looked for only to rank).
         passed_over: set[str] | None = set() if rank else None
+        uncalled: set[str] | None = set() if rank else None
         fits = [(fit, page) for page in self.pages
-                if (fit := best_fit(page.templates, folded, skip, called, reordered, passed_over))]
+                if (fit := best_fit(page.templates, folded, skip, called, reordered, passed_over, uncalled))]
         if fits:
             fit, page = max(fits, key=lambda pair: pair[0].rank)
             return Answer(verdict_for(literal=False, fit=fit), page, (fit.entry,), query, fit=fit)
@@ -390,11 +400,11 @@ class Lookup:
             if left_out := page.left_out(folded):
                 return Answer(WEAK, page, (left_out,), query, left_out=True)  # as text found only in 九
         for page in self.pages if rank else ():
-            closest = ((reordered | (passed_over or set())) - generic) & page.entry_by_id.keys()
+            closest = ((reordered | passed_over | uncalled) - generic) & page.entry_by_id.keys()
             ranked = suggested_first(page.rank(query), closest, page.order)
             if ranked:
                 return Answer(verdict_for(literal=False, ranked=ranked), page, tuple(ranked), query,
-                              reordered=frozenset(reordered))
+                              reordered=frozenset(reordered), uncalled=frozenset(uncalled))
         return Answer(verdict_for(literal=False), None, (), query)
 
 

@@ -580,7 +580,7 @@ def _inner_words(anchor: str) -> frozenset[str]:
 
 def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[str] | set[str] = frozenset(),
              called: frozenset[str] | set[str] = frozenset(), reordered: set[str] | None = None,
-             passed_over: set[str] | None = None) -> Fit | None:
+             passed_over: set[str] | None = None, uncalled: set[str] | None = None) -> Fit | None:
     """The template that explains the query best. When several fit, the one in the last error
     message wins, since Python prints the error that matters last (a DataLoader worker's
     envelope comes before the real error); within one message the most specific wins (the
@@ -592,7 +592,8 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
     calls). `reordered`, if given, is told the rows passed over because the message their
     template fits holds its sizes only reordered (a suggestion of them says why); `passed_over`,
     if given, the rows in `skip` whose templates fit all the same (the closest rows there are:
-    they are suggested first, saying why)."""
+    they are suggested first, saying why); `uncalled`, if given, the rows whose template that
+    needs a call fits all the same (suggested first too: the words may well be theirs)."""
     best: Fit | None = None
     partial: dict[str, Fit] = {}  # the best partial fit of each row
     starts = None
@@ -603,7 +604,8 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
         ruled_out = template.entry in skip
         if ruled_out and (passed_over is None or template.entry in passed_over):
             continue
-        if template.needs_call and template.entry not in called:
+        no_call = template.needs_call and template.entry not in called  # a near miss prints the words too
+        if no_call and uncalled is None:
             continue
         if words is not None and not words.issuperset(_inner_words(template.anchor)):
             continue
@@ -628,6 +630,9 @@ def best_fit(templates: Iterable[Template], folded_query: str, skip: frozenset[s
             continue
         if ruled_out:
             passed_over.add(template.entry)
+            continue
+        if no_call:
+            uncalled.add(template.entry)
             continue
         fit = Fit(template.entry, message, template.fixed, found.end(), template.said_by, template.max_query is not None,
                   template.frame)

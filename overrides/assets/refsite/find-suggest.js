@@ -78,9 +78,10 @@ export class Suggestions {
     let ranker;
     let readContext;
     let notSaidBecause;
+    let calledThrough;
     let leftOutHeads;
     try {
-      [templates, ranking, readContext, this.pasteRules, { notSaidBecause, leftOutHeads }] = await Promise.all([
+      [templates, ranking, readContext, this.pasteRules, { notSaidBecause, calledThrough, leftOutHeads }] = await Promise.all([
         loadRules(this.pageKey), loadRanking(), loadContextReader(this.pageKey), loadPasteRules(this.pageKey),
         loadContextData(this.pageKey)]);
       ranker = await ranking.loadRanker(this.pageKey);
@@ -103,8 +104,9 @@ export class Suggestions {
     this.otherCauses = shown.otherCauses ?? new Map(); // what is said beside a row whose other cause it shows
     const reordered = new Set(); // rows passed over for sizes only reordered: said under their suggestion
     const passedOver = new Set(); // rows whose words fit but not their context: suggested first
+    const uncalled = new Set(); // rows whose words another call prints too, their call not shown: the same
     const folded = foldQuery(query);
-    const fit = bestFit(templates, folded, this.patterns, shown, reordered, passedOver);
+    const fit = bestFit(templates, folded, this.patterns, shown, reordered, passedOver, uncalled);
     const onPage = (id) => document.getElementById(id);
     this.fit = fit && onPage(fit.entry) ? fit : null;
     // An error 九 names is answered with that row alone, as the literal search answers its text.
@@ -113,12 +115,15 @@ export class Suggestions {
     if (!this.fit && !this.leftOut && !await stillWanted()) return;
     if (this.leftOut) this.ranked = [{ id: leftOut }];
     else this.ranked = this.fit ? [] : ranking.suggestedFirst(ranking.rank(ranker, query, this.entryOrder),
-      new Set([...reordered, ...passedOver].filter((id) => onPage(id) && !shown.generic?.has(id))), this.entryOrder)
+      new Set([...reordered, ...passedOver, ...uncalled].filter((id) => onPage(id) && !shown.generic?.has(id))), this.entryOrder)
       .filter(({ id }) => onPage(id));
     if (this.ranked.length) { // as lookup.why_only_suggested: the context's reason first
       this.why = new Map(this.why);
       for (const row of reordered) {
         if (!this.why.has(row)) this.why.set(row, notSaidBecause.reordered);
+      }
+      for (const row of uncalled) {
+        if (!this.why.has(row)) this.why.set(row, notSaidBecause.no_call.replace("{}", calledThrough[row].join("、")));
       }
     }
     const verdict = verdictFor({ literal: false, fit: this.fit, ranked: this.ranked });

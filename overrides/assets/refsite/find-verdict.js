@@ -151,10 +151,11 @@ export function leftOutRow(leftOutHeads, foldedQuery, patterns) {
  * that needs a call counts only for the rows in `called`. `reordered`, a Set if given, is told
  * the rows passed over because the message their template fits holds its sizes only reordered;
  * `passedOver`, a Set if given, the rows in `skip` whose templates fit all the same (the closest
- * rows there are: suggested first, saying why).
+ * rows there are: suggested first, saying why); `uncalled`, a Set if given, the rows whose
+ * template that needs a call fits all the same (suggested first too: the words may be theirs).
  */
 export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), called = new Set() } = {}, reordered = null,
-  passedOver = null) {
+  passedOver = null, uncalled = null) {
   let best = null;
   const partial = new Map(); // entry -> its best partial fit
   let starts = null;
@@ -165,7 +166,8 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
     // A pasted traceback that never passes through its context: tried only to tell `passedOver`.
     const ruledOut = skip.has(template.entry);
     if (ruledOut && (!passedOver || passedOver.has(template.entry))) continue;
-    if (template.needs_call && !called.has(template.entry)) continue; // a near miss's words too: needs the row's call
+    const noCall = template.needs_call && !called.has(template.entry); // a near miss prints the words too
+    if (noCall && !uncalled) continue;
     if (words && !innerWords(template.anchor).every((word) => words.has(word))) continue;
     if (template.max_query !== undefined && longerThan(foldedQuery, template.max_query)) continue;
     if (!foldedQuery.includes(template.anchor)) continue;
@@ -183,6 +185,10 @@ export function bestFit(templates, foldedQuery, patterns, { skip = new Set(), ca
     }
     if (ruledOut) {
       passedOver.add(template.entry);
+      continue;
+    }
+    if (noCall) {
+      uncalled.add(template.entry);
       continue;
     }
     const fit = {
