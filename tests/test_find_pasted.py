@@ -60,17 +60,26 @@ def test_suggestions_are_ranked_links_to_entry_anchors(page, site_url):
     assert urlparse(page.url).fragment == links[1][1:]
 
 
+def paste_told_weak(page, site_url, line: str) -> None:
+    """Paste `line` into 附录A's box and wait for the `weak` verdict."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_reference(page, site_url)
+    paste(page, line)
+    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")
+
+
+def terminal_why(line: str, row: str) -> str:
+    """What the terminal says under `row`'s suggestion for `line`, as the box shows it."""
+    return "⚠️ " + lookup.why_only_suggested(lookup.Lookup.installed()(line), PAGE.entry_by_id[row], line)
+
+
 def test_a_suggestion_a_paste_rules_out_says_why_as_the_terminal_does(page, site_url):
     """`No module named 'cv2'` alone is any missing package's: the row about a checkpoint's module
     is suggested, with the terminal's reason under it."""
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    open_reference(page, site_url)
-    paste(page, "ModuleNotFoundError: No module named 'cv2'")
-    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")
+    paste_told_weak(page, site_url, "ModuleNotFoundError: No module named 'cv2'")
     item = page.locator("[data-find-suggestions] li", has=page.locator("a[href='#load-module-not-found']"))
     why = item.locator("[data-find-why]").text_content()
-    entry = PAGE.entry_by_id["load-module-not-found"]
-    assert why == "⚠️ " + lookup.why_not_said(entry, "ModuleNotFoundError: No module named 'cv2'")
+    assert why == terminal_why("ModuleNotFoundError: No module named 'cv2'", "load-module-not-found")
     assert "torch.load" in why
 
 
@@ -79,15 +88,10 @@ def test_a_size_mismatch_only_reordered_is_suggested_with_the_terminals_reason(p
     changed. The row is suggested, with the reason the terminal gives under it."""
     line = ("RuntimeError: Error(s) in loading state_dict for GPT2: size mismatch for h.0.attn.c_attn.weight: copying a "
             "param with shape torch.Size([768, 2304]) from checkpoint, the shape in current model is torch.Size([2304, 768]).")
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    open_reference(page, site_url)
-    paste(page, line)
-    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")
+    paste_told_weak(page, site_url, line)
     item = page.locator("[data-find-suggestions] li", has=page.locator("a[href='#size-mismatch']"))
-    answer = lookup.Lookup.installed()(line)
-    why = lookup.why_only_suggested(answer, PAGE.entry_by_id["size-mismatch"], line)
-    assert item.locator("[data-find-why]").text_content() == f"⚠️ {why}"
-    assert "换了顺序" in item.locator("[data-find-why]").text_content()
+    why = item.locator("[data-find-why]").text_content()
+    assert why == terminal_why(line, "size-mismatch") and "换了顺序" in why
 
 
 def test_words_another_call_prints_too_suggest_the_row_first_saying_its_call_is_not_shown(page, site_url):
@@ -95,15 +99,10 @@ def test_words_another_call_prints_too_suggest_the_row_first_saying_its_call_is_
     row is only suggested, first, with the terminal's reason under it."""
     line = ("RuntimeError: invalid argument 0: Sizes of tensors must match except in dimension 0. "
             "Got 3 and 4 in dimension 1 at /pytorch/aten/src/TH/generic/THTensor.cpp:612")
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    open_reference(page, site_url)
-    paste(page, line)
-    page.wait_for_function("() => document.querySelector('[data-find]').dataset.findVerdict === 'weak'")
+    paste_told_weak(page, site_url, line)
     assert page.get_attribute("[data-find-suggestions] li:first-child a", "href") == "#stack-unequal-size"
-    answer = lookup.Lookup.installed()(line)
-    why = lookup.why_only_suggested(answer, PAGE.entry_by_id["stack-unequal-size"], line)
-    assert page.locator("[data-find-suggestions] li:first-child [data-find-why]").text_content() == f"⚠️ {why}"
-    assert "default_collate" in why
+    why = page.locator("[data-find-suggestions] li:first-child [data-find-why]").text_content()
+    assert why == terminal_why(line, "stack-unequal-size") and "default_collate" in why
 
 
 @pytest.mark.parametrize("said", ["验证集精度比训练差", "validation accuracy is much lower than training"])
