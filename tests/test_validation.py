@@ -59,6 +59,14 @@ def test_yaml_syntax_error_without_a_construct_names_where_it_was_noticed(data):
         f"data/{APPENDIX}:{line}: field 'minutes': is not valid YAML: mapping values are not allowed in this context (line {line}, column 14)"]
 
 
+def plain_words(message: str) -> str:
+    """The mistake as the message says it in plain words, first; the YAML parser's own words
+    follow in brackets."""
+    said, parser = message.split(": is not valid YAML: ", 1)[1].split(" (the YAML parser: ", 1)
+    assert parser.endswith(")"), message
+    return said
+
+
 def test_a_quote_left_open_is_named_on_its_own_line(data):
     """PyYAML reads an unclosed quote on into the next lines and notices lines later: the
     message names the line that opened it, and says so."""
@@ -66,7 +74,22 @@ def test_a_quote_left_open_is_named_on_its_own_line(data):
                 'cause: "`.item()` / `float()` 只能用在单元素张量上')
     [message] = problems(data)
     assert message.startswith(f"data/{APPENDIX}:{line}: entry 'item-multi-element': field 'cause': is not valid YAML: "), message
-    assert message.endswith(f": the quote opened on line {line} is not closed on that line"), message
+    assert plain_words(message) == f"the quote opened on line {line} is not closed on that line", message
+
+
+def test_a_value_whose_opening_quote_was_forgotten_is_named(data):
+    """`cause: text"` is valid YAML (text with a quote at its end) that no author means."""
+    line = edit(data, APPENDIX, 'cause: "`.item()` / `float()` 只能用在单元素张量上"',
+                'cause: 只能用在单元素张量上：`.item()` / `float()`"')
+    assert problems(data) == [f"data/{APPENDIX}:{line}: entry 'item-multi-element': field 'cause': ends with a \" that "
+                              'no quote opens: put the opening " after the colon, or, to keep the quote as text, write '
+                              "the whole value in quotes"]
+
+
+def test_quotes_inside_an_unquoted_value_are_text(data):
+    edit(data, APPENDIX, 'cause: "`.item()` / `float()` 只能用在单元素张量上"',
+         'cause: 只能用在单元素张量上，见 "item"')
+    load_site(data)
 
 
 def test_a_field_indented_too_deep_is_named_on_its_line_with_its_entry(data):
@@ -74,8 +97,8 @@ def test_a_field_indented_too_deep_is_named_on_its_line_with_its_entry(data):
     line = edit(data, APPENDIX, '            cause: "广播对不齐。', '              cause: "广播对不齐。')
     [message] = problems(data)
     assert message.startswith(f"data/{APPENDIX}:{line}: entry 'broadcast-mismatch': field 'cause': is not valid YAML: "), message
-    assert message.endswith(f": line {line} is indented 14 spaces, where the keys of the mapping begun on line {line - 2} "
-                            "are indented 12"), message
+    assert plain_words(message) == (f"line {line} is indented 14 spaces, where the keys of the mapping begun on "
+                                    f"line {line - 2} are indented 12"), message
 
 
 def test_a_field_indented_as_the_rows_dash_is_named_on_its_line_with_its_entry(data):
@@ -83,8 +106,9 @@ def test_a_field_indented_as_the_rows_dash_is_named_on_its_line_with_its_entry(d
     line = edit(data, APPENDIX, '            cause: "广播对不齐。', '          cause: "广播对不齐。')
     [message] = problems(data)
     assert message.startswith(f"data/{APPENDIX}:{line}: entry 'broadcast-mismatch': field 'cause': is not valid YAML: "), message
-    assert f": line {line} is indented 10 spaces, as the items of the list begun on line " in message, message
-    assert message.endswith("are, but is not an item (`- `)"), message
+    said = plain_words(message)
+    assert said.startswith(f"line {line} is indented 10 spaces, as the items of the list begun on line "), message
+    assert said.endswith("are, but is not an item (`- `)"), message
 
 
 NEW_ROW = '- id: new-row\n  fragment: "some new error text"\n  cause: "why"\n  chapters: ["02"]\n'
@@ -98,7 +122,8 @@ def test_a_new_row_indented_unlike_the_rows_is_named_on_its_own_line(data, inden
     line = edit(data, APPENDIX, "          - id: grad-scalar-only\n", row + "          - id: grad-scalar-only\n")
     [message] = problems(data)
     assert message.startswith(f"data/{APPENDIX}:{line}: entry 'new-row': is not valid YAML: "), message
-    assert f"line {line} is a list item" in message and "10" in message.rsplit(":", 1)[1], message
+    said = plain_words(message)
+    assert said.startswith(f"line {line} is a list item") and said.endswith(" 10"), message  # where rows start
 
 
 def test_a_field_dedented_to_the_sections_keys_is_blamed_not_the_next_row(data):
@@ -107,15 +132,15 @@ def test_a_field_dedented_to_the_sections_keys_is_blamed_not_the_next_row(data):
                 '        chapters: ["02"]\n          - id: numpy-requires-grad')
     [message] = problems(data)
     assert message.startswith(f"data/{APPENDIX}:{line}: entry 'grad-scalar-only': field 'chapters': is not valid YAML: "), message
-    assert message.endswith("so it ends the row begun on line "
-                            f"{line - 7} ('grad-scalar-only'); as a field of that row it is indented 12 spaces"), message
+    assert plain_words(message).endswith("so it ends the row begun on line "
+                                         f"{line - 7} ('grad-scalar-only'); as a field of that row it is indented 12 spaces"), message
 
 
 def test_a_tab_in_the_indentation_is_named(data):
     line = edit(data, APPENDIX, '            fragment: "grad can be implicitly', '\tfragment: "grad can be implicitly')
     [message] = problems(data)
     assert message.startswith(f"data/{APPENDIX}:{line}: entry 'grad-scalar-only': field 'fragment': is not valid YAML: "), message
-    assert message.endswith(f"line {line} is indented with a tab: YAML indents with spaces only"), message
+    assert plain_words(message) == f"line {line} is indented with a tab: YAML indents with spaces only", message
 
 
 def test_a_quoted_value_over_several_lines_is_not_blamed_for_a_mistake_after_it(data):
@@ -178,6 +203,16 @@ def test_chapters_must_be_a_list_of_quoted_ids(data):
     [message] = problems(data)
     assert message == (f"data/{APPENDIX}:{line}: entry 'assign-tensor-to-parameter': field 'chapters': "
                        "must be a list, not a number")
+
+
+def test_a_chapter_id_written_without_quotes_is_told_to_be_quoted(data):
+    """`[05]` is the number 5 to YAML: the message says how to keep it the text "05"."""
+    line = edit(data, APPENDIX, '            chapters: ["05"]\n          - id: empty-parameter-list',
+                '            chapters: [05]\n          - id: empty-parameter-list')
+    [message] = problems(data)
+    assert message == (f"data/{APPENDIX}:{line}: entry 'assign-tensor-to-parameter': field 'chapters[0]': "
+                       'must be text, not a number (put it in quotes, as "01": unquoted, YAML reads it as a number '
+                       "or true/false)")
 
 
 def test_duplicate_id_is_reported_with_both_lines(data):

@@ -2,7 +2,8 @@
 
 Validation needs line numbers for its messages, and YAML's own parser already knows them;
 this loader keeps them on the mappings and lists it builds, and reports duplicate keys
-(which plain PyYAML silently resolves to the last value) instead of dropping data.
+(which plain PyYAML silently resolves to the last value) instead of dropping data, and a value
+whose opening quote was forgotten (which YAML reads as text ending in a stray quote).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from .yaml_syntax import explain_syntax_error
+from .yaml_syntax import explain_syntax_error, place
 
 try:  # libyaml is ~5x faster on large files and still reports marks
     _BaseLoader = yaml.CSafeLoader
@@ -79,6 +80,7 @@ class _LocatingLoader(_BaseLoader):
     def __init__(self, stream):
         super().__init__(stream)
         self.duplicate_keys: list[tuple[int, str]] = []
+        self.unopened_quotes: list[int] = []  # lines of a value ending in a " that no quote opens
 
     def construct_object(self, node, deep=False):
         # A scalar of the right shape but an impossible value (2026-13-01) raises ValueError
@@ -100,6 +102,8 @@ class _LocatingLoader(_BaseLoader):
                 self.duplicate_keys.append((key_node.start_mark.line + 1, str(key)))
             mapping[key] = self.construct_object(value_node, deep=True)
             mapping.key_lines[key] = key_node.start_mark.line + 1
+            if _unopened_quote(value_node):
+                self.unopened_quotes.append(value_node.start_mark.line + 1)
 
     def construct_yaml_seq(self, node):
         sequence = LocatedList()
@@ -107,6 +111,13 @@ class _LocatingLoader(_BaseLoader):
         sequence.item_lines = [item.start_mark.line + 1 for item in node.value]
         yield sequence
         sequence.extend(self.construct_object(item, deep=True) for item in node.value)
+
+
+def _unopened_quote(node) -> bool:
+    """Whether an unquoted value ends with a `"` that no quote in it opens: `cause: 原因"`, the
+    opening quote forgotten, which YAML reads as text with a stray quote at the end."""
+    plain = isinstance(node, yaml.ScalarNode) and not node.style  # plain: style None, or "" from libyaml
+    return plain and node.value.endswith('"') and node.value.count('"') % 2 == 1
 
 
 _LocatingLoader.add_constructor("tag:yaml.org,2002:map", _LocatingLoader.construct_yaml_map)
@@ -140,5 +151,11 @@ def load_yaml(path: Path, display_name: str) -> tuple[LoadedFile | None, list[Pr
     problems = [
         Problem(display_name, line, f"key '{key}' is written twice in one mapping; the first value would be lost")
         for line, key in loader.duplicate_keys
+    ]
+    lines = text.splitlines()
+    problems += [
+        Problem(display_name, line, 'ends with a " that no quote opens: put the opening " after the colon, or, '
+                "to keep the quote as text, write the whole value in quotes", *place(lines, line - 1))
+        for line in loader.unopened_quotes
     ]
     return LoadedFile(display_name, data), problems

@@ -99,7 +99,11 @@ def _message(error: ValidationError, value) -> str:
     keyword, expected = error.validator, error.validator_value
     if keyword == "type":
         names = [expected] if isinstance(expected, str) else expected
-        return f"must be {' or '.join(_WANTED.get(name, name) for name in names)}, not {_type_name(value)}"
+        said = f"must be {' or '.join(_WANTED.get(name, name) for name in names)}, not {_type_name(value)}"
+        if "string" in names and isinstance(value, (bool, int, float)):
+            # YAML reads `01` as 1 and `no` as false: the author meant the text.
+            return said + " (put it in quotes, as \"01\": unquoted, YAML reads it as a number or true/false)"
+        return said
     if keyword == "enum":
         return f"must be one of {', '.join(repr(choice) for choice in expected)}, not {value!r}"
     if keyword == "const":

@@ -51,9 +51,10 @@ def _unclosed_quote(text: str, first: int, last: int) -> int | None:
 
 
 def explain_syntax_error(error: yaml.MarkedYAMLError, text: str) -> tuple[int | None, str, str | None, str | None]:
-    """(line, message, entry, field) for a YAML syntax error in `text`. Both of PyYAML's marks: where the broken construct starts (an unclosed `[`, a quote),
-    which is where the mistake usually is, and where the parser noticed, often lines later; and
-    where the mistake then is when the text shows it: a quote left open on its line between the
+    """(line, message, entry, field) for a YAML syntax error in `text`. Both of PyYAML's marks:
+    where the broken construct starts (an unclosed `[`, a quote), which is where the mistake
+    usually is, and where the parser noticed, often lines later; and where the mistake then is
+    when the text shows it, said first in plain words: a quote left open on its line between the
     two, a tab, a line indented unlike its neighbours. With the row (`- id:`) and field the
     mistake is in, as far as the text says."""
     def at(mark) -> str:
@@ -61,22 +62,23 @@ def explain_syntax_error(error: yaml.MarkedYAMLError, text: str) -> tuple[int | 
 
     parts = [f"{error.context}{at(error.context_mark)}"] if error.context else []
     parts.append(f"{error.problem}{at(error.problem_mark)}")
+    parser_said = ": ".join(parts)
     mark = error.context_mark or error.problem_mark
     line = mark.line + 1 if mark else None
     lines = text.splitlines()
     row = None
+    said = None  # the mistake in plain words, where the text shows it
     if mark and error.problem_mark and (quote_line := _unclosed_quote(text, mark.line, error.problem_mark.line)):
-        parts.append(f"the quote opened on line {quote_line} is not closed on that line")
-        line = quote_line
+        said, line = f"the quote opened on line {quote_line} is not closed on that line", quote_line
     elif (tab := _tab_at(lines, error)) is not None:
-        parts.append(f"line {tab + 1} is indented with a tab: YAML indents with spaces only")
-        line = tab + 1
+        said, line = f"line {tab + 1} is indented with a tab: YAML indents with spaces only", tab + 1
     elif (misplaced := _misindented(lines, error)) is not None:
         said, number, row = misplaced
-        parts.append(said)
         line = number + 1
-    entry, field = _place(lines, line - 1) if line else (None, None)
-    return line, "is not valid YAML: " + ": ".join(parts), row or entry, field
+    entry, field = place(lines, line - 1) if line else (None, None)
+    # The plain words first; the parser's own, which name its constructs, after them.
+    message = f"{said} (the YAML parser: {parser_said})" if said else parser_said
+    return line, "is not valid YAML: " + message, row or entry, field
 
 
 _KEY = re.compile(r"^(\s*)(?:-\s+)?([A-Za-z_][\w-]*):(?:\s|$)")
@@ -172,7 +174,7 @@ def _items_above(lines: list[str], number: int, indent: int) -> str:
     return ""
 
 
-def _place(lines: list[str], number: int) -> tuple[str | None, str | None]:
+def place(lines: list[str], number: int) -> tuple[str | None, str | None]:
     """The entry (the nearest `- id:` above, indented no deeper than line `number`, 0-based; any
     for a line indented with a tab) and the field (the key written on that line) a syntax
     problem is in, as far as the text says."""
