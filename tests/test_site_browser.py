@@ -214,6 +214,24 @@ def test_another_anchor_in_the_address_lands_too(site_url, new_page, width):
     assert box["y"] + box["height"] <= target["y"] < 900 / 2, f"#silent-bugs at {target['y']:.0f} px"
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_section_off_screen_is_guessed_no_shorter_than_it_is(site_url, new_page, width):
+    """While skipped, a section takes a height guessed from its rows and text (refsite.css). A
+    guess short of the real height lays its rows over the next section's, which Lighthouse read
+    as chapter links too close to tap (附录A's accessibility 97 at 390 px)."""
+    page = new_page(viewport=(width, 900))
+    page.goto(site_url + APPENDIX)
+    boxes = """() => [...document.querySelectorAll('[data-section], [data-rows]')].map((box) => ({
+        id: box.dataset.section ?? box.id, height: box.getBoundingClientRect().height,
+        skipped: !box.firstElementChild.checkVisibility({ contentVisibilityAuto: true }) }))"""
+    guessed = page.evaluate(boxes)
+    page.add_style_tag(content="[data-section], [data-rows] { content-visibility: visible !important; }")
+    drawn = page.evaluate(boxes)
+    skipped = [(guess["id"], guess["height"], real["height"]) for guess, real in zip(guessed, drawn) if guess["skipped"]]
+    assert len(skipped) >= 5, guessed  # the page's lower sections, off screen at load
+    assert [(id_, guess, real) for id_, guess, real in skipped if guess < real] == []
+
+
 # --- the reader's place across a reload or a step back (find-restore.js) ----------------------
 # Sections above the place come back with a guessed height (refsite.css): the browser's restored
 # offset alone showed another part of the page (measured: up to 1,067 px off at 1280 px wide,
