@@ -1,7 +1,8 @@
 """What a YAML syntax error in a data file is, in an author's terms: PyYAML says where a
 construct began and where it noticed; the mistake is often elsewhere (a quote left open lines
 before, a row indented as its fields, a field indented as the section's keys, a tab), and the
-author looks for it by row (`- id:`) and field. refsite.load turns the answer into a Problem."""
+author looks for it by row (`- id:`) and field (`place`, which refsite.load also uses to name
+a value it finds wrong though valid YAML). refsite.load turns the answer into a Problem."""
 
 from __future__ import annotations
 
@@ -176,8 +177,8 @@ def _items_above(lines: list[str], number: int, indent: int) -> str:
 
 def place(lines: list[str], number: int) -> tuple[str | None, str | None]:
     """The entry (the nearest `- id:` above, indented no deeper than line `number`, 0-based; any
-    for a line indented with a tab) and the field (the key written on that line) a syntax
-    problem is in, as far as the text says."""
+    for a line indented with a tab) and the field (the key written on that line) a problem on
+    that line is in, as far as the text says."""
     if number >= len(lines):
         return None, None
     key = _KEY.match(lines[number].replace("\t", " "))
