@@ -36,7 +36,7 @@ def fresh_install(scratch: Path, extras: str = "") -> Path:
     """A fresh venv with the project installed from a copy of its source, as a reader would."""
     source = scratch / "source"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", "site", "test-artifacts", "__pycache__", "*.egg-info", "build", ".pytest_cache"))
+        ".git", ".venv", "site", "test-artifacts", "__pycache__", "*.egg-info", "build", ".pytest_cache"))
     environment = scratch / "venv"
     venv.create(environment, with_pip=True)
     done = subprocess.run([environment / "bin/python", "-m", "pip", "install", "--quiet", f"{source}{extras}"],
