@@ -145,6 +145,35 @@ def test_an_uncovered_error_says_so_and_points_elsewhere():
     assert "#not-covered" in out and "index.html#chapters" in out
 
 
+def test_loose_guesses_are_listed_as_short_as_the_page_lists_them(monkeypatch):
+    """An uncovered error's suggestions are each the row's text and where to read it whole (as
+    the page's box lists them), not five causes that read like an answer; with no site, the
+    pointer to what the page leaves out is a command too."""
+    monkeypatch.delenv(cli.SITE_VARIABLE, raising=False)
+    monkeypatch.setattr(cli.Lookup, "site_url", None, raising=False)
+    status, out, _ = run([], b"ImportError: libGL.so.1: cannot open shared object file: No such file or directory\n")
+    answer = json.loads(run(["--json"], b"ImportError: libGL.so.1: cannot open shared object file\n")[1])
+    assert status == 1 and answer["verdict"] == "weak" and len(answer["results"]) > 1
+    for result in answer["results"]:
+        assert result["fragment"].splitlines()[0] in out
+        assert f"pytorch-error-lookup --explain {result['id']}" in out
+        assert cli.Painter(False).markdown(result["cause"]).splitlines()[0][:12] not in out
+    assert "--explain not-covered" in out
+    # A row of 九 the error is named by is the answer, said whole: why the page leaves it out.
+    status, out, _ = run([], b"RuntimeError: CUDA error: device-side assert triggered\n")
+    assert status == 1 and "需要 GPU" in out
+
+
+def test_explain_not_covered_lists_what_the_page_leaves_out():
+    status, out, _ = run(["--explain", "not-covered"])
+    section = json.loads(run(["--explain", "#not-covered", "--json"])[1])
+    assert status == 0 and section["id"] == "not-covered" and section["title"] in out.splitlines()[0]
+    assert [entry["id"] for entry in section["entries"]] == ["cuda-errors", "distributed-timeouts", "compile-runtime-behaviour"]
+    for entry in section["entries"]:
+        assert entry["fragment"].splitlines()[0][:20] in out
+    assert out.count(section["title"]) == 1  # the heading once, not over every row
+
+
 def test_an_error_the_page_leaves_out_is_said_to_be_left_out_not_guessed_at():
     """Named by 九 (a message starting with `CUDA out of memory`) or found only there: the row
     is why the page leaves it out, so the headline says so, and --json marks it."""

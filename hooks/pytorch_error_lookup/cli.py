@@ -229,11 +229,14 @@ def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "",
 
 
 def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, width: int,
-                 torch: str | None = None, labels: dict[str, str] | None = None) -> list[str]:
+                 torch: str | None = None, labels: dict[str, str] | None = None, *, heading: bool = True) -> list[str]:
     """One entry whole, as the page's row shows it: its text, context, cause (its ⭐ and ⚠️
-    markers included), chapters by number and title, the release line and the address."""
-    lines = wrap(paint(f"{page.title} · {entry['section']}", "dim"), width)
-    lines.append("")
+    markers included), chapters by number and title, the release line and the address; with
+    `heading`, after the page's and section's titles."""
+    lines = []
+    if heading:
+        lines += wrap(paint(f"{page.title} · {entry['section']}", "dim"), width)
+        lines.append("")
     lines += wrap(paint(entry["fragment"], "title"), width)
     if entry.get("second_line"):
         lines += wrap("+ " + paint(entry["second_line"], "title"), width)
@@ -275,9 +278,12 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
         # (Cut, it says so: `No module named 'numpy` is not the message that named `numpy._core`.)
         quoted = answer.query if len(answer.query) <= QUOTED_MAX else answer.query[:QUOTED_MAX - 1] + "…"
         lines += wrap(paint(f"（输入里共有 {answer.others + 1} 条报错，这里答的是{which}：{quoted}）", "dim"), width)
+    # Loose guesses stay as short as the page's list of them: each row's text, why it is only
+    # suggested, and where to read it whole. (A row the page leaves out is said whole: why it is
+    # left out is the answer.)
+    guesses = answer.verdict == WEAK and not answer.left_out
     for number, entry in enumerate(answer.entries, 1):
         lines.append("")
-        # The row's own text hangs under its number, like everything said about it.
         # A suggestion's text hangs under its number, as everything said of it does; a row the
         # page explains starts flush left, and so do its text's wrapped lines.
         if answer.verdict == WEAK:
@@ -286,12 +292,15 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
         else:
             title = wrap(paint(entry["fragment"], "title"), width)
         lines += title
+        if answer.verdict == WEAK and (why := why_only_suggested(answer, entry, text)):
+            lines += wrap(paint(f"⚠️ {why}", "warn"), width, INDENT)
+        if guesses:
+            lines += where_to_read(base, answer.page.url, entry["id"], paint, width, INDENT)
+            continue
         if entry.get("second_line"):
             lines += wrap("+ " + paint(entry["second_line"], "title"), width, INDENT)
         if entry.get("context"):
             lines += wrap(f"（{entry['context']}）", width, INDENT)
-        if answer.verdict == WEAK and (why := why_only_suggested(answer, entry, text)):
-            lines += wrap(paint(f"⚠️ {why}", "warn"), width, INDENT)
         lines += wrap(paint.markdown(entry["cause"]), width, INDENT)
         if answer.verdict != WEAK:  # a row said, whole; a suggestion stays short
             lines += other_cause_lines(entry, paint, width, INDENT, text=text)
@@ -306,9 +315,8 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
         lines.append("")
         for page in pages:
             for section in page.not_covered:
-                lines += wrap(f"{page.title} 故意没收的几类见「{section['title']}」" + ("：" if base else "。"), width)
-                if base:
-                    lines += wrap(paint.link(entry_url(base, page.url, section["id"])), width, INDENT)
+                lines += wrap(f"{page.title} 故意没收的几类见「{section['title']}」：", width)
+                lines += where_to_read(base, page.url, section["id"], paint, width, INDENT)
             if page.chapter_map:
                 lines += wrap("也可以按章节地图找讲这个机制的那一章" + ("：" if base else "。"), width)
                 if base:
@@ -406,16 +414,24 @@ def _drop_unwritten_output() -> None:
         pass
 
 
-def explained(lookup: Lookup, entry_id: str) -> tuple[Page, dict]:
-    found = lookup.entry(entry_id.strip().rsplit("#", 1)[-1])  # an id, `#id`, or an entry's address
-    if found is None:
-        ids = [entry["id"] for page in lookup.pages for entry in page.entries]
-        import difflib
+def explained(lookup: Lookup, wanted: str) -> tuple[Page, list[dict], dict | None]:
+    """What --explain shows: the row with this id, or every row of a section saying what the
+    page leaves out (九: every "not covered" answer names it, and with no site this is the way
+    to read it). The page, the rows, and the section when it is one."""
+    wanted_id = wanted.strip().rsplit("#", 1)[-1]  # an id, `#id`, or an entry's address
+    found = lookup.entry(wanted_id)
+    if found is not None:
+        return found[0], [found[1]], None
+    for page in lookup.pages:
+        for section in page.not_covered:
+            if section["id"] == wanted_id:
+                return page, [entry for entry in page.entries if entry["section"] == section["title"]], section
+    ids = [entry["id"] for page in lookup.pages for entry in page.entries]
+    import difflib
 
-        close = difflib.get_close_matches(entry_id, ids, n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else " (an id is what follows # in an entry's address)"
-        raise UsageError(f"--explain {entry_id}: no entry with this id{hint}")
-    return found
+    close = difflib.get_close_matches(wanted, ids, n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else " (an id is what follows # in an entry's address)"
+    raise UsageError(f"--explain {wanted}: no entry with this id{hint}")
 
 
 def terminal_width() -> int:
@@ -442,15 +458,22 @@ def painter(stdout) -> Painter:
     return Painter(wants_colour(stdout), links=is_terminal(stdout))
 
 
-def show_entry(found: tuple[Page, dict], lookup: Lookup, arguments, base: str | None, stdout) -> None:
-    page, entry = found
+def show_entry(found: tuple[Page, list[dict], dict | None], lookup: Lookup, arguments, base: str | None,
+               stdout) -> None:
+    page, entries, section = found
     width = terminal_width()
     if arguments.json:
-        url = entry_url(base, page.url, entry["id"]) if base else None
-        print_json({"page": page.key, **entry, "url": url}, stdout)
+        rows = [{"page": page.key, **entry, "url": entry_url(base, page.url, entry["id"]) if base else None}
+                for entry in entries]
+        print_json(rows[0] if section is None else {"page": page.key, **section, "entries": rows}, stdout)
         return
     torch = arguments.torch or installed_torch()
-    print("\n".join(explain_text(page, entry, base, painter(stdout), width, torch, lookup.seen_labels)), file=stdout)
+    lines = []
+    for entry in entries:
+        if lines:
+            lines.append("")
+        lines += explain_text(page, entry, base, painter(stdout), width, torch, lookup.seen_labels, heading=not lines)
+    print("\n".join(lines), file=stdout)
 
 
 def show_text(answer: Answer, lookup: Lookup, arguments, base: str | None, text: str, stdout) -> None:
