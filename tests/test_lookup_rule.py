@@ -233,6 +233,37 @@ def test_a_row_whose_words_fit_but_not_its_context_is_the_first_suggestion(looku
     assert "load-module-not-found" in answer.ids[1:]
 
 
+# torch 2.13.0+cpu: a module (a subclass of nn.Module) asked for an attribute it does not have,
+# and a plain object.
+_MODULE_ATTRIBUTE = """Traceback (most recent call last):
+  File "<string>", line 5, in <module>
+  File "/usr/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1967, in __getattr__
+    raise AttributeError(
+AttributeError: 'ResNet' object has no attribute 'classifier'"""
+_OBJECT_ATTRIBUTE = """Traceback (most recent call last):
+  File "<string>", line 4, in <module>
+AttributeError: 'Trainer' object has no attribute 'use_amp'"""
+
+
+def test_an_attribute_missing_from_an_object_that_is_no_module_is_not_the_modules_row(lookup):
+    """`'X' object has no attribute 'y'` is every Python object's wording; the row's comes out of
+    `nn.Module.__getattr__` (its context). A traceback without that frame, a trainer class's
+    attribute (the real paste, tune part: a library's refactor), is only suggested; one through
+    it lands, and so does the message pasted alone."""
+    for text in (_MODULE_ATTRIBUTE, _MODULE_ATTRIBUTE.splitlines()[-1]):
+        answer = lookup(text)
+        assert (answer.verdict, answer.ids[:1]) == (MATCH, ("missing-attribute",)), text
+    import real_pastes
+
+    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
+                 if paste["source"] == "https://github.com/speechbrain/speechbrain/issues/2869")
+    for text in (_OBJECT_ATTRIBUTE, paste):
+        assert lookup(text).verdict == WEAK, text
+    assert lookup(_OBJECT_ATTRIBUTE).ids[:1] == ("missing-attribute",)
+    _, row = lookup.entry("missing-attribute")
+    assert "__getattr__" in why_not_said(row, _OBJECT_ATTRIBUTE)
+
+
 def test_a_keyerrors_message_is_its_text_without_the_quotes_its_repr_put_round_it():
     template = compile_template("k", "KeyError: 'unexpected key \"module.fc.weight\" in state_dict'")
     assert best_fit([template], fold('it keeps saying "unexpected key "module.cnn.conv0.weight" in state_dict". Why?'))
