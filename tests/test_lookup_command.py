@@ -165,13 +165,32 @@ def test_loose_guesses_are_listed_as_short_as_the_page_lists_them(monkeypatch):
 
 
 def test_explain_not_covered_lists_what_the_page_leaves_out():
-    status, out, _ = run(["--explain", "not-covered"])
+    """The section's heading and what it says of all its rows (why nothing from CUDA is on the
+    page), then each row in order, so that a row's `同上` reads on from the one above it."""
+    status, out, _ = run(["--explain", "not-covered", "--site", "https://example.org/book/"])
     section = json.loads(run(["--explain", "#not-covered", "--json"])[1])
     assert status == 0 and section["id"] == "not-covered" and section["title"] in out.splitlines()[0]
+    assert set(section) == {"page", "id", "title", "intro", "url", "entries"} and section["url"] is None
+    assert "CUDA 不可用" in section["intro"] and "CUDA 不可用" in out
     assert [entry["id"] for entry in section["entries"]] == ["cuda-errors", "distributed-timeouts", "compile-runtime-behaviour"]
     for entry in section["entries"]:
         assert entry["fragment"].splitlines()[0][:20] in out
     assert out.count(section["title"]) == 1  # the heading once, not over every row
+    assert "「同上」" not in out  # listed in order, the row above is there
+    assert out.rstrip().endswith("https://example.org/book/pytorch/appendix-a.html#not-covered")
+
+
+def test_a_row_that_reads_on_from_the_row_above_says_what_it_stands_for_when_said_alone():
+    """`同上，只是隔了一层 view` is the page's table reading on from the row above it: said alone
+    (an answer, --explain), the row says what that row's cause was."""
+    _, leaf = cli.Lookup.installed().entry("leaf-inplace")
+    for argv, stdin in ((["--explain", "leaf-view-inplace"], b""),
+                        ([], b"RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation.\n")):
+        status, out, _ = run(argv, stdin)
+        assert status == 0 and "「同上」是说上一条" in out, out
+        assert cli.Painter(False).markdown(leaf["cause"])[:20] in out.replace("\n", "")
+    status, out, _ = run(["--explain", "matmul-shapes"])
+    assert "「同上」" not in out
 
 
 def test_an_error_the_page_leaves_out_is_said_to_be_left_out_not_guessed_at():

@@ -245,23 +245,46 @@ _OBJECT_ATTRIBUTE = """Traceback (most recent call last):
 AttributeError: 'Trainer' object has no attribute 'use_amp'"""
 
 
+# The same two in IPython 9.18 (`ipython --simple-prompt --colors=NoColor`), as a notebook shows them.
+_MODULE_ATTRIBUTE_IPYTHON = """---------------------------------------------------------------------------
+AttributeError                            Traceback (most recent call last)
+Cell In[5], line 1
+----> 1 ResNet().classifier
+
+File ~/venv/lib/python3.11/site-packages/torch/nn/modules/module.py:1967, in Module.__getattr__(self, name)
+   1965     if name in modules:
+   1966         return modules[name]
+-> 1967 raise AttributeError(
+   1968     f"'{type(self).__name__}' object has no attribute '{name}'"
+   1969 )
+
+AttributeError: 'ResNet' object has no attribute 'classifier'"""
+_OBJECT_ATTRIBUTE_IPYTHON = """---------------------------------------------------------------------------
+AttributeError                            Traceback (most recent call last)
+Cell In[3], line 1
+----> 1 Trainer().use_amp
+
+AttributeError: 'Trainer' object has no attribute 'use_amp'"""
+
+
 def test_an_attribute_missing_from_an_object_that_is_no_module_is_not_the_modules_row(lookup):
     """`'X' object has no attribute 'y'` is every Python object's wording; the row's comes out of
     `nn.Module.__getattr__` (its context). A traceback without that frame, a trainer class's
     attribute (the real paste, tune part: a library's refactor), is only suggested; one through
     it lands, and so does the message pasted alone."""
-    for text in (_MODULE_ATTRIBUTE, _MODULE_ATTRIBUTE.splitlines()[-1]):
+    for text in (_MODULE_ATTRIBUTE, _MODULE_ATTRIBUTE.splitlines()[-1], _MODULE_ATTRIBUTE_IPYTHON):
         answer = lookup(text)
         assert (answer.verdict, answer.ids[:1]) == (MATCH, ("missing-attribute",)), text
     import real_pastes
 
     paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
                  if paste["source"] == "https://github.com/speechbrain/speechbrain/issues/2869")
-    for text in (_OBJECT_ATTRIBUTE, paste):
+    for text in (_OBJECT_ATTRIBUTE, paste, _OBJECT_ATTRIBUTE_IPYTHON):
         assert lookup(text).verdict == WEAK, text
-    assert lookup(_OBJECT_ATTRIBUTE).ids[:1] == ("missing-attribute",)
     _, row = lookup.entry("missing-attribute")
-    assert "__getattr__" in why_not_said(row, _OBJECT_ATTRIBUTE)
+    for text in (_OBJECT_ATTRIBUTE, _OBJECT_ATTRIBUTE_IPYTHON):
+        assert lookup(text).ids[:1] == ("missing-attribute",)
+        assert "nn.Module.__getattr__" in why_not_said(row, text)
 
 
 def test_a_keyerrors_message_is_its_text_without_the_quotes_its_repr_put_round_it():

@@ -13,7 +13,8 @@ import yaml
 import real_pastes
 from find_support import INPUT, current_entries, open_reference, paste, status
 from pytorch_error_lookup.lookup import Lookup
-from pytorch_error_lookup.paste import PASTE_RULES, ends_unfinished, in_words, message_missing, reduce_paste, shown_frames
+from pytorch_error_lookup.paste import (PASTE_RULES, ends_unfinished, frame_files, in_words, message_missing, reduce_paste,
+                                        shown_frames, shows_frames)
 
 CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "paste_cases.yml").read_text(encoding="utf-8"))
 CASE_IDS = [f"{index}-{case['kind']}" for index, case in enumerate(CASES)]
@@ -124,24 +125,27 @@ def test_the_page_reduces_every_paste_exactly_as_python_does(page, site_url):
     in_browser = page.evaluate(
         """async (texts) => {
             const base = new URL("assets/refsite/", document.baseURI.replace(/[^/]*$/, "../"));
-            const { reducePaste, messageMissing, inWords, endsUnfinished, shownFrames } = await import(new URL("find-paste.js", base));
+            const { reducePaste, messageMissing, inWords, endsUnfinished, shownFrames, showsFrames, frameFiles } =
+                await import(new URL("find-paste.js", base));
             const { loadPasteRules } = await import(new URL("find-verdict.js", base));
             const rules = await loadPasteRules(document.querySelector("[data-find]").dataset.findPage);
             return texts.map((text) => {
                 const errors = reducePaste(text, rules);
                 return [errors.map((e) => e.readings), messageMissing(text, errors, rules),
-                        errors.map((e) => inWords(e.text, rules)), endsUnfinished(text, rules), shownFrames(text, rules)];
+                        errors.map((e) => inWords(e.text, rules)), endsUnfinished(text, rules), shownFrames(text, rules),
+                        showsFrames(text, rules), frameFiles(text, rules)];
             });
         }""",
         texts + ODD_BREAKS + [_recorded_compile_output()],
     )
-    for text, (errors, missing, described, unfinished, frames) in zip(texts + ODD_BREAKS + [_recorded_compile_output()],
-                                                                      in_browser):
+    for text, (errors, missing, described, unfinished, frames, any_frame, files) in zip(
+            texts + ODD_BREAKS + [_recorded_compile_output()], in_browser):
         assert errors == as_written(text), text[:120]
         assert missing == message_missing(text, reduce_paste(text)), text[:120]
         assert described == [in_words(error.text) for error in reduce_paste(text)], text[:120]
         assert unfinished == ends_unfinished(text), text[:120]
         assert frames == shown_frames(text), text[:120]
+        assert (any_frame, files) == (shows_frames(text), list(frame_files(text))), text[:120]
 
 
 @pytest.mark.browser

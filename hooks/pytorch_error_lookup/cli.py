@@ -25,8 +25,9 @@ import re
 import sys
 from collections import namedtuple
 
-from .lookup import (OTHER_CAUSES_LABEL, SHOWN_BY_HINT, Answer, Lookup, Page, how_it_fits, release_line,
-                     release_numbers, release_remark, remark_on, shown_other_causes, why_only_suggested)
+from .lookup import (OTHER_CAUSES_LABEL, SAID_ABOVE_NOTE, SHOWN_BY_HINT, Answer, Lookup, Page, how_it_fits,
+                     release_line, release_numbers, release_remark, remark_on, said_above, shown_other_causes,
+                     why_only_suggested)
 from .paste import PASTE_RULES, in_words, names_an_error
 from .rule import LITERAL, MATCH, NONE, WEAK, has_a_word
 from .terminal import Painter, display_width, is_terminal, wants_colour, wrap
@@ -200,6 +201,16 @@ def where_to_read(base: str | None, page_url: str, entry_id: str, paint: Painter
 BULLET_INDENT = "  "  # as wide as "· "
 
 
+def cause_lines(page: Page, entry: dict, paint: Painter, width: int, indent: str = "", *,
+                alone: bool = True) -> list[str]:
+    """The row's cause (its Markdown as a terminal shows it); said `alone`, without the row above
+    it, with what its "同上" stands for (lookup.said_above)."""
+    lines = wrap(paint.markdown(entry["cause"]), width, indent)
+    if alone and (above := said_above(page, entry)):
+        lines += wrap(paint(paint.markdown(SAID_ABOVE_NOTE.format(cause=above)), "dim"), width, indent)
+    return lines
+
+
 def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "", *,
                       sources: bool = False, text: str = "") -> list[str]:
     """The row's other causes (the same words, another mistake), as the page lists them under
@@ -229,12 +240,13 @@ def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "",
 
 
 def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, width: int,
-                 torch: str | None = None, labels: dict[str, str] | None = None, *, heading: bool = True) -> list[str]:
+                 torch: str | None = None, labels: dict[str, str] | None = None, *, in_section: bool = False) -> list[str]:
     """One entry whole, as the page's row shows it: its text, context, cause (its ⭐ and ⚠️
-    markers included), chapters by number and title, the release line and the address; with
-    `heading`, after the page's and section's titles."""
+    markers included), chapters by number and title, the release line and the address, after
+    the page's and section's titles; `in_section`: listed under its section's title, after the
+    row above it."""
     lines = []
-    if heading:
+    if not in_section:
         lines += wrap(paint(f"{page.title} · {entry['section']}", "dim"), width)
         lines.append("")
     lines += wrap(paint(entry["fragment"], "title"), width)
@@ -243,7 +255,7 @@ def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, widt
     if entry.get("context"):
         lines += wrap(f"（{entry['context']}）", width)
     lines.append("")
-    lines += wrap(paint.markdown(entry["cause"]), width)
+    lines += cause_lines(page, entry, paint, width, alone=not in_section)
     lines += other_cause_lines(entry, paint, width, sources=True)
     if entry["chapters"]:
         lines.append("")
@@ -281,7 +293,7 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
     # Loose guesses stay as short as the page's list of them: each row's text, why it is only
     # suggested, and where to read it whole. (A row the page leaves out is said whole: why it is
     # left out is the answer.)
-    guesses = answer.verdict == WEAK and not answer.left_out
+    loose_guesses = answer.verdict == WEAK and not answer.left_out
     for number, entry in enumerate(answer.entries, 1):
         lines.append("")
         # A suggestion's text hangs under its number, as everything said of it does; a row the
@@ -294,15 +306,15 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
         lines += title
         if answer.verdict == WEAK and (why := why_only_suggested(answer, entry, text)):
             lines += wrap(paint(f"⚠️ {why}", "warn"), width, INDENT)
-        if guesses:
+        if loose_guesses:
             lines += where_to_read(base, answer.page.url, entry["id"], paint, width, INDENT)
             continue
         if entry.get("second_line"):
             lines += wrap("+ " + paint(entry["second_line"], "title"), width, INDENT)
         if entry.get("context"):
             lines += wrap(f"（{entry['context']}）", width, INDENT)
-        lines += wrap(paint.markdown(entry["cause"]), width, INDENT)
-        if answer.verdict != WEAK:  # a row said, whole; a suggestion stays short
+        lines += cause_lines(answer.page, entry, paint, width, INDENT)
+        if answer.verdict != WEAK:  # a row said, whole; a row of 九 says why it is left out, no more
             lines += other_cause_lines(entry, paint, width, INDENT, text=text)
         chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])
         if chapters:
@@ -356,7 +368,8 @@ def parse_args(argv) -> Arguments:
                                                          "(none or -: standard input)")
     parser.add_argument("--json", action="store_true", help="print the verdict and results as JSON")
     parser.add_argument("--explain", metavar="ID", help="print the entry with this id whole (the id is the "
-                                                         "part after # in its address, e.g. matmul-shapes)")
+                                                         "part after # in its address, e.g. matmul-shapes); "
+                                                         "not-covered: what the page leaves out, and why")
     parser.add_argument("--torch", metavar="VERSION",
                         help="your torch release, to say whether the row's text was seen on it "
                              "(default: the torch installed with this Python, if any)")
@@ -426,12 +439,12 @@ def explained(lookup: Lookup, wanted: str) -> tuple[Page, list[dict], dict | Non
         for section in page.not_covered:
             if section["id"] == wanted_id:
                 return page, [entry for entry in page.entries if entry["section"] == section["title"]], section
-    ids = [entry["id"] for page in lookup.pages for entry in page.entries]
+    ids = [item["id"] for page in lookup.pages for item in (*page.entries, *page.not_covered)]
     import difflib
 
-    close = difflib.get_close_matches(wanted, ids, n=3)
+    close = difflib.get_close_matches(wanted_id, ids, n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else " (an id is what follows # in an entry's address)"
-    raise UsageError(f"--explain {wanted}: no entry with this id{hint}")
+    raise UsageError(f"--explain {wanted}: no entry or section with this id{hint}")
 
 
 def terminal_width() -> int:
@@ -462,17 +475,26 @@ def show_entry(found: tuple[Page, list[dict], dict | None], lookup: Lookup, argu
                stdout) -> None:
     page, entries, section = found
     width = terminal_width()
+    def url(item_id: str) -> str | None:
+        return entry_url(base, page.url, item_id) if base else None
+
     if arguments.json:
-        rows = [{"page": page.key, **entry, "url": entry_url(base, page.url, entry["id"]) if base else None}
-                for entry in entries]
-        print_json(rows[0] if section is None else {"page": page.key, **section, "entries": rows}, stdout)
+        rows = [{"page": page.key, **entry, "url": url(entry["id"])} for entry in entries]
+        print_json(rows[0] if section is None else {"page": page.key, **section, "url": url(section["id"]), "entries": rows},
+                   stdout)
         return
     torch = arguments.torch or installed_torch()
-    lines = []
-    for entry in entries:
-        if lines:
-            lines.append("")
-        lines += explain_text(page, entry, base, painter(stdout), width, torch, lookup.seen_labels, heading=not lines)
+    paint = painter(stdout)
+    if section is None:
+        lines = explain_text(page, entries[0], base, paint, width, torch, lookup.seen_labels)
+    else:  # the section's title and what it says of all its rows, then each row
+        lines = wrap(paint(f"{page.title} · {section['title']}", "dim"), width)
+        if section.get("intro"):
+            lines += [""] + wrap(paint.markdown(section["intro"]), width)
+        for entry in entries:
+            lines += [""] + explain_text(page, entry, None, paint, width, torch, lookup.seen_labels, in_section=True)
+        if base:
+            lines += [""] + where_to_read(base, page.url, section["id"], paint, width)
     print("\n".join(lines), file=stdout)
 
 

@@ -15,7 +15,8 @@ import re
 from collections import namedtuple
 from functools import cached_property
 
-from .paste import PASTE_RULES, ends_unfinished, message_missing, name_only, reduce_paste, shown_frames
+from .paste import (PASTE_RULES, ends_unfinished, frame_files, frames_of, message_missing, name_only, reduce_paste,
+                    shown_frames, shows_frames)
 from .rule import (LITERAL, MATCH, NONE, WEAK, Template, best_fit, fold, literal_needles, message_text_starts,
                    split_exception, verdict_for)
 from .rank import Ranker, query_terms, suggested_first
@@ -25,7 +26,7 @@ CHECKOUT_DATA_FILE = "lookup-data.json"  # a source checkout's build of the data
 
 class Page:
     """One reference page of the data: its rows (`entries`), searchable texts, templates and
-    ranked index; `not_covered`: {id, title} of the sections saying what it leaves out."""
+    ranked index; `not_covered`: {id, title, intro} of the sections saying what it leaves out."""
 
     def __init__(self, key: str, title: str, url: str, entries: list[dict], texts: list[list],
                  templates: list[Template], compact_index: dict, not_covered: list[dict] | None = None,
@@ -96,34 +97,30 @@ class Page:
         return [ref for ref in ranked if ref in self.entry_by_id]
 
 
-# A traceback's frame, its file's path in group 1 or 2: also with its `File ` lost to a paste cut
-# at the line's start (then with its `, in f`, which prose does not have).
-_FRAME = re.compile(r'^[ \t]*(?:File "([^"\n]*)", line \d+|"([^"\n]*)", line \d+, in )', re.MULTILINE)
-
-
 def off_context(entry: dict, text: str) -> bool:
     """Whether `text` is a traceback that never passes through the code the row's context names
     (`torch.load`): neither a code line calling it, nor a frame of that function, nor, for a
     call below torch's top level (`torch.onnx.export`), a frame whose file is in its package's
-    folder (`torch/onnx/`: a traceback cut above the call still shows it). A single line shows
-    no frames, and a traceback cut before its exception hides those below: neither is ever off
-    context."""
+    folder (`torch/onnx/`: a traceback cut above the call still shows it). Frames as Python
+    and as IPython print them. A single line shows no frames, and a traceback cut before its
+    exception hides those below: neither is ever off context."""
     codes = entry.get("context_code") or []
-    if not codes or not _FRAME.search(text) or ends_unfinished(text):
+    if not codes or not shows_frames(text) or ends_unfinished(text):
         return False
+    functions = {function for _, function in frames_of(text)}
     for code in codes:
         package, _, function = code.rpartition(".")
-        if code in text or re.search(rf", in {re.escape(function)}\b", text):
+        if code in text or function in functions or re.search(rf", in {re.escape(function)}\b", text):
             return False
-        if package.startswith("torch.") and _frame_in_folder(text, package.replace(".", "/")):
+        if package.startswith("torch.") and _in_folder(frame_files(text), package.replace(".", "/")):
             return False
     return True
 
 
-def _frame_in_folder(text: str, folder: str) -> bool:
-    """Whether a frame of `text` is a file under `folder` (`torch/onnx`), `/` or `\\` apart."""
+def _in_folder(files: tuple[str, ...], folder: str) -> bool:
+    """Whether one of the files is under `folder` (`torch/onnx`), `/` or `\\` apart."""
     inside = f"/{folder}/"
-    return any(inside in "/" + (found.group(1) or found.group(2)).replace("\\", "/") for found in _FRAME.finditer(text))
+    return any(inside in "/" + file.replace("\\", "/") for file in files)
 
 
 def shows_call(entry: dict, text: str) -> bool:
@@ -179,6 +176,23 @@ def shown_other_causes(entry: dict, text: str) -> list[tuple[int, str]]:
 def other_cause_remark(entry: dict, text: str) -> str | None:
     """OTHER_CAUSE_SHOWN for `text` and the row, or None when it shows none of them."""
     return remark_on(shown_other_causes(entry, text))
+
+
+# A row whose cause starts so reads on from the row above it, as the page's tables show them
+# (`同上，只是隔了一层 view`): said alone, it names what it stands for (said_above).
+SAME_AS_ABOVE = "同上"
+SAID_ABOVE_NOTE = "（「同上」是说上一条：{cause}）"
+
+
+def said_above(page: "Page", entry: dict) -> str | None:
+    """The cause a row's "同上" stands for: that of the row before it in its section, to be said
+    beside the row wherever it is shown without it (the terminal, the notebook); None for a row
+    that does not start so."""
+    if not entry["cause"].startswith(SAME_AS_ABOVE):
+        return None
+    position = page.order.get(entry["id"], 0)
+    above = page.entries[position - 1] if position else None
+    return above["cause"] if above and above["section"] == entry["section"] else None
 
 
 def remark_on(shown: list[tuple[int, str]]) -> str | None:

@@ -124,11 +124,19 @@ PASTE_RULES: dict = {
     # (A frame's line may have lost its `File ` to the paste's cut: then it shows its `, in f`.)
     "stack": r"^[ \t]*(?:Traceback \(most recent call last\)|File \"[^\"\n]*\", line [0-9]+|\"[^\"\n]*\", line [0-9]+, in "
              r"|Cell In ?\[[0-9]*\], line [0-9]+|<ipython-input-)",
-    # The function a frame ran (`File "…spawn.py", line 236, in prepare`; IPython's
-    # `…/spawn.py in prepare(preparation_data)`, `File ~/…/spawn.py:236, in prepare(…)`), after
-    # any Markdown quote marker: a traceback cut before its message is read by them (shown_frames).
-    "frame_name": r"^[ \t>]*(?:(?:File )?\"[^\"\n]*\", line [0-9]+, in ([A-Za-z_][A-Za-z0-9_]*)"
-                  r"|(?:File )?[^ \t\n\"]+\.py(?::[0-9]+,)? in ([A-Za-z_][A-Za-z0-9_]*)\()",
+    # A traceback's frame, after any Markdown quote marker: Python's, its file in group 1 or 2
+    # (also with its `File ` lost to a paste cut at the line's start, then with its `, in f`,
+    # which prose does not have; or cut after its line number), or IPython's frame of the cell
+    # itself (`Cell In[3], line 1`; before IPython 8, `<ipython-input-5-2b1c…> in <module>`).
+    "frame": r"^[ \t>]*(?:File \"([^\"\n]*)\", line [0-9]+|\"([^\"\n]*)\", line [0-9]+, in "
+             r"|Cell In ?\[[0-9]*\], line [0-9]+|<ipython-input-)",
+    # A frame's file and the function it ran (`File "…spawn.py", line 236, in prepare`; IPython's
+    # `…/spawn.py in prepare(preparation_data)`, and IPython 8's `File ~/…/spawn.py:236, in
+    # prepare(…)`, which names a method with its class, `in Module.__getattr__(…)`), after any
+    # Markdown quote marker, in groups 1 and 2 (Python's) or 3 and 4 (IPython's): a traceback cut
+    # before its message is read by them (shown_frames), and a row's context is looked for in them.
+    "frame_name": r"^[ \t>]*(?:(?:File )?\"([^\"\n]*)\", line [0-9]+, in ([A-Za-z_][A-Za-z0-9_]*)"
+                  r"|(?:File )?([^ \t\n\"]+\.py)(?::[0-9]+,)? in (?:[A-Za-z_][A-Za-z0-9_]*\.)*([A-Za-z_][A-Za-z0-9_]*)\()",
     # A message quoted in a sentence (`it says "leaf Variable that requires grad is being used in
     # an in-place operation" when…`): each quoted run of at least `quoted_words` words is one more
     # reading of its error. A quote opens and closes at a word's edge, not inside `don't`. (By
@@ -199,6 +207,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 
 
+@functools.lru_cache(maxsize=4)  # a paste is read by several steps (reduce_paste, its frames, its end)
 def _decode(text: str) -> str:
     if "\n" not in text and "\r" not in text and _R["json_string"].search(text) and not _R["not_json"].search(text):
         text = _R["json_escape"].sub(lambda found: PASTE_RULES["json_escapes"][found.group()], text)
@@ -341,13 +350,38 @@ def message_missing(text: str, errors: list[PastedError]) -> bool:
     return any(bare) or _R["stack"].search(_decode(text)) is not None
 
 
+# Each row with a context asks of the same paste (lookup.off_context): its lines are read once.
+@functools.lru_cache(maxsize=4)
+def _lines_of(text: str) -> tuple[str, ...]:
+    # Line by line, as every rule here: the two engines' `^` read a lone CR or U+2028 apart.
+    return tuple(_LINE_BREAK.split(_decode(text)))
+
+
+@functools.lru_cache(maxsize=4)
+def frames_of(text: str) -> tuple[tuple[str, str], ...]:
+    """(file, function) of each frame of a paste, in order, as Python and IPython print them."""
+    found = (_R["frame_name"].match(line) for line in _lines_of(text))
+    return tuple((frame.group(1) or frame.group(3), frame.group(2) or frame.group(4)) for frame in found if frame)
+
+
+@functools.lru_cache(maxsize=4)
+def shows_frames(text: str) -> bool:
+    """Whether a paste shows a traceback's frames, as Python or IPython prints them."""
+    return any(_R["frame"].match(line) or _R["frame_name"].match(line) for line in _lines_of(text))
+
+
+@functools.lru_cache(maxsize=4)
+def frame_files(text: str) -> tuple[str, ...]:
+    """The files of a paste's frames that name one, as Python or IPython prints them, once each."""
+    python = (found.group(1) or found.group(2) for line in _lines_of(text) if (found := _R["frame"].match(line)))
+    return tuple(dict.fromkeys([*(file for file in python if file), *(file for file, _ in frames_of(text))]))
+
+
 def shown_frames(text: str) -> str:
     """The functions a paste's frames ran, in order, as one line (`spawn_main → _main → prepare →
     _fixup_main_from_path → run_path`): what a traceback cut before its message still says. A
     row's `frames` (a function only its situation runs through) fits it (lookup.Lookup)."""
-    # Line by line, as every rule here: the two engines' `^` read a lone CR or U+2028 apart.
-    found = (_R["frame_name"].match(line) for line in _LINE_BREAK.split(_decode(text)))
-    return " → ".join(frame.group(1) or frame.group(2) for frame in found if frame)
+    return " → ".join(function for _, function in frames_of(text))
 
 
 @functools.lru_cache(maxsize=4)  # asked once for each row with a context, of the same paste
@@ -356,7 +390,7 @@ def ends_unfinished(text: str) -> bool:
     `Traceback` line (else its first frame) on, no line does. Cut before its end, it hides the
     frames below, where a row's call would be. (torch.compile's `from user code:` frames come
     after the exception: that traceback is whole.)"""
-    lines = _LINE_BREAK.split(_decode(text))
+    lines = _lines_of(text)
     start = next((index for index in range(len(lines) - 1, -1, -1) if _R["traceback_start"].match(lines[index])),
                  None)
     if start is None:

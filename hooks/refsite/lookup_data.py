@@ -122,8 +122,8 @@ def _page_data(site_page, renderer: Renderer) -> dict:
         "url": site_page.src_uri.removesuffix(".md") + ".html",
         "entries": entries,
         # Where to look when the page does not cover an error, as the page's box says.
-        "not_covered": [{"id": section.id, "title": section.title} for section in page.sections
-                        if section.kind == "not-covered"],
+        "not_covered": [{"id": section.id, "title": section.title, "intro": section.intro}
+                        for section in page.sections if section.kind == "not-covered"],
         "chapter_map": book_index_uri(book).removesuffix(".md") + ".html#chapters",
         # Each with its folded form (rule.fold), so that the command does not fold the page's
         # text again on every call: [entry, text, is a fragment, folded].

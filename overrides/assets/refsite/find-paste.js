@@ -40,6 +40,7 @@ function compile(rules) {
       bareError: one("bare_error", ""),
       raiseLine: one("raise_line"),
       stack: one("stack"),
+      frame: one("frame", ""),
       frameName: one("frame_name", ""),
       namesAnError: one("names_an_error", ""),
       englishWords: one("english_words", ""),
@@ -58,7 +59,16 @@ const TRAILING_SPACE = /[\s\x1c-\x1f\x85]+$/;
 const strip = (text) => text.replace(EDGE_SPACE, "");
 const codePoints = (text) => [...text].length;
 
+// A paste is read by several steps (reducePaste, its frames, its end): the last one decoded is kept.
+let lastDecoded = { text: null, rules: null, decoded: "" };
+
 function decode(text, rules, re) {
+  if (lastDecoded.text === text && lastDecoded.rules === rules) return lastDecoded.decoded;
+  lastDecoded = { text, rules, decoded: decodeAfresh(text, rules, re) };
+  return lastDecoded.decoded;
+}
+
+function decodeAfresh(text, rules, re) {
   let decoded = text;
   if (!/[\r\n]/.test(decoded) && re.jsonString.test(decoded) && !re.notJson.test(decoded)) {
     decoded = decoded.replace(re.jsonEscape, (escape) => rules.json_escapes[escape]);
@@ -206,13 +216,32 @@ export function endsUnfinished(text, rules) {
   return !lines.slice(start + 1).some((line) => re.messageLine.test(line));
 }
 
-/** The functions a paste's frames ran, in order, as one line (paste.shown_frames): what a
- * traceback cut before its message still says. */
-export function shownFrames(text, rules) {
+/** [file, function] of each frame of a paste, in order, as Python and IPython print them (paste.frames_of). */
+export function framesOf(text, rules) {
   const re = compile(rules);
   // Line by line, as every rule here: the two engines' `^` read a lone CR or U+2028 apart.
   return decode(String(text), rules, re).split(LINE_BREAK).map((line) => re.frameName.exec(line))
-    .filter((found) => found !== null).map((found) => found[1] ?? found[2]).join(" → ");
+    .filter((found) => found !== null).map((found) => [found[1] ?? found[3], found[2] ?? found[4]]);
+}
+
+/** Whether a paste shows a traceback's frames, as Python or IPython prints them (paste.shows_frames). */
+export function showsFrames(text, rules) {
+  const re = compile(rules);
+  return decode(String(text), rules, re).split(LINE_BREAK).some((line) => re.frame.test(line) || re.frameName.test(line));
+}
+
+/** The files of a paste's frames that name one, as Python or IPython prints them, once each (paste.frame_files). */
+export function frameFiles(text, rules) {
+  const re = compile(rules);
+  const python = decode(String(text), rules, re).split(LINE_BREAK).map((line) => re.frame.exec(line))
+    .filter((found) => found !== null).map((found) => found[1] ?? found[2]).filter(Boolean);
+  return [...new Set([...python, ...framesOf(text, rules).map(([file]) => file)])];
+}
+
+/** The functions a paste's frames ran, in order, as one line (paste.shown_frames): what a
+ * traceback cut before its message still says. */
+export function shownFrames(text, rules) {
+  return framesOf(text, rules).map(([, fn]) => fn).join(" → ");
 }
 
 /** Whether the error is an exception's name alone (`RuntimeError`, paste.name_only). */

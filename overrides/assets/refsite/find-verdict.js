@@ -6,7 +6,7 @@
 
 import { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
 import { loadContextData, loadPasteRules, loadRules, rulesUrl } from "./find-rules-data.js";
-import { endsUnfinished } from "./find-paste.js";
+import { endsUnfinished, frameFiles, framesOf, showsFrames } from "./find-paste.js";
 
 // (The rule's constants, the steps a keystroke needs and the data loaders live in find-rule.js
 // and find-rules-data.js, loaded with the page; this module, needed only for text that is not
@@ -83,32 +83,31 @@ export function unshownContextRows(onlyIfShown, text) {
   return new Set(Object.entries(onlyIfShown).filter(([, shown]) => !shown.some((it) => text.includes(it))).map(([row]) => row));
 }
 
-// A traceback's frame, its file's path in group 1 or 2: also with its `File ` lost to a paste cut
-// at the line's start (then with its `, in f`, which prose does not have).
-const FRAME = /^[ \t]*(?:File "([^"\n]*)", line \d+|"([^"\n]*)", line \d+, in )/m;
-const FRAMES = new RegExp(FRAME.source, "gm");
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Whether a frame of `text` is a file under `folder` (`torch/onnx`), `/` or `\` apart (lookup._frame_in_folder). */
-function frameInFolder(text, folder) {
+/** Whether one of the files is under `folder` (`torch/onnx`), `/` or `\` apart (lookup._in_folder). */
+function inFolder(files, folder) {
   const inside = `/${folder}/`;
-  return [...text.matchAll(FRAMES)].some((found) => `/${(found[1] ?? found[2]).replaceAll("\\", "/")}`.includes(inside));
+  return files.some((file) => `/${file.replaceAll("\\", "/")}`.includes(inside));
 }
 
 /**
  * The rows whose context the pasted `text` shows it never went through: a traceback with no code
  * line calling it, no frame of that function and, for a call below torch's top level
  * (`torch.onnx.export`), no frame whose file is in its package's folder (`torch/onnx/`)
- * (pytorch_error_lookup.lookup.off_context). A single line shows no frames, and a traceback cut
- * before its exception hides them: either rules out nothing.
+ * (pytorch_error_lookup.lookup.off_context). Frames as Python and as IPython print them. A single
+ * line shows no frames, and a traceback cut before its exception hides them: either rules out nothing.
  */
 export function offContextRows(contextCode, text, pasteRules) {
-  if (!FRAME.test(text) || endsUnfinished(text, pasteRules)) return new Set();
+  if (!Object.values(contextCode).some((codes) => codes.length)) return new Set();
+  if (!showsFrames(text, pasteRules) || endsUnfinished(text, pasteRules)) return new Set();
+  const functions = new Set(framesOf(text, pasteRules).map(([, fn]) => fn));
+  const files = frameFiles(text, pasteRules);
   const calls = (code) => {
     const fn = code.slice(code.lastIndexOf(".") + 1);
     const pkg = code.includes(".") ? code.slice(0, code.lastIndexOf(".")) : "";
-    return text.includes(code) || new RegExp(`, in ${escapeRegExp(fn)}\\b`).test(text)
-      || (pkg.startsWith("torch.") && frameInFolder(text, pkg.replaceAll(".", "/")));
+    return text.includes(code) || functions.has(fn) || new RegExp(`, in ${escapeRegExp(fn)}\\b`).test(text)
+      || (pkg.startsWith("torch.") && inFolder(files, pkg.replaceAll(".", "/")));
   };
   return new Set(Object.entries(contextCode).filter(([, codes]) => codes.length && !codes.some(calls)).map(([row]) => row));
 }
