@@ -19,6 +19,7 @@ side of a twin fails here or in the test named below. Every twin, in one place:
 | what is said beside a row when a paste shows one of its other causes | lookup.other_cause_remark | find-verdict.js otherCauseRemarks (what shows each cause, and the sentence, are data from find_rules) | here |
 | a traceback cut before its message | paste.message_missing | find-paste.js messageMissing | test_paste.py |
 | a traceback that ends unfinished: it rules out no row's context | paste.ends_unfinished | find-paste.js endsUnfinished | test_paste.py |
+| a paste's frames (file, function), as Python and IPython print them | paste.frames_of, frame_files, shows_frames, shown_frames | find-paste.js framesOf, frameFiles, showsFrames, shownFrames | test_paste.py |
 | a Chinese query is a description unless it quotes an error | paste.in_words | find-paste.js inWords | test_paste.py |
 """
 
