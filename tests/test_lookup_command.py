@@ -176,21 +176,27 @@ def test_explain_not_covered_lists_what_the_page_leaves_out():
     for entry in section["entries"]:
         assert entry["fragment"].splitlines()[0][:20] in out
     assert out.count(section["title"]) == 1  # the heading once, not over every row
-    assert "「同上」" not in out  # listed in order, the row above is there
+    assert "上一条是「" not in out  # listed in order, the row above is there
     assert out.rstrip().endswith("https://example.org/book/pytorch/appendix-a.html#not-covered")
 
 
-def test_a_row_that_reads_on_from_the_row_above_says_what_it_stands_for_when_said_alone():
-    """`同上，只是隔了一层 view` is the page's table reading on from the row above it: said alone
-    (an answer, --explain), the row says what that row's cause was."""
+def test_a_row_that_reads_on_from_the_row_above_names_it_when_shown_without_it():
+    """`同上，只是隔了一层 view` is the page's table reading on from the row above it: shown
+    without that row (an answer, --explain), the row names it and its cause; shown just after it,
+    it does not say it again."""
     _, leaf = cli.Lookup.installed().entry("leaf-inplace")
     for argv, stdin in ((["--explain", "leaf-view-inplace"], b""),
                         ([], b"RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation.\n")):
         status, out, _ = run(argv, stdin)
-        assert status == 0 and "「同上」是说上一条" in out, out
-        assert cli.Painter(False).markdown(leaf["cause"])[:20] in out.replace("\n", "")
-    status, out, _ = run(["--explain", "matmul-shapes"])
-    assert "「同上」" not in out
+        flat = "".join(out.split())  # as wrapped, without the breaks and the spaces wrapping took
+        assert status == 0 and "".join(f"上一条是「{leaf['fragment']}」".split()) in flat, out
+        assert "".join(cli.Painter(False).markdown(leaf["cause"]).split()) in flat
+    status, out, _ = run(["--explain", "gradcheck-not-double"])  # `就是上一条那个 dtype 问题`
+    assert "上一条是「" in out
+    both = json.loads(run(["--json"], b"is being used in an in-place operation.\n")[1])
+    assert [result["id"] for result in both["results"]][:2] == ["leaf-inplace", "leaf-view-inplace"]
+    assert "上一条是「" not in run([], b"is being used in an in-place operation.\n")[1]
+    assert "上一条是「" not in run(["--explain", "matmul-shapes"])[1]
 
 
 def test_an_error_the_page_leaves_out_is_said_to_be_left_out_not_guessed_at():

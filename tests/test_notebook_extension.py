@@ -123,12 +123,12 @@ def test_the_note_says_the_rows_other_causes_the_html_with_their_threads():
     assert '<a href="https://github.com/nikhilroxtomar/DDANet/issues/1" target="_blank">出处</a>' in html
 
 
-def test_a_row_that_reads_on_from_the_row_above_says_what_it_stands_for_in_the_note():
+def test_a_row_that_reads_on_from_the_row_above_names_it_in_the_note():
     answer = Lookup.installed()("RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation.")
     note = Note(answer, None)
     assert answer.ids[:1] == ("leaf-view-inplace",)
-    assert "「同上」是说上一条：⭐ 直接改参数" in note.text().replace("\n", "").replace("   ", "")
-    assert "「同上」是说上一条：⭐ 直接改参数/叶子张量（<code>w += 1</code>" in note._repr_html_()
+    assert "：⭐ 直接改参数" in note.text().replace("\n", "").replace("   ", "")
+    assert "上一条是「a leaf Variable that requires grad is being used in an in-place operation.」：⭐ 直接改参数/叶子张量（<code>w += 1</code>" in note._repr_html_()
 
 
 def test_an_older_releases_wording_is_named_as_the_raised_error_not_a_paste():

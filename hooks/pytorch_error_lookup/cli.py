@@ -25,8 +25,8 @@ import re
 import sys
 from collections import namedtuple
 
-from .lookup import (OTHER_CAUSES_LABEL, SAID_ABOVE_NOTE, SHOWN_BY_HINT, Answer, Lookup, Page, how_it_fits,
-                     release_line, release_numbers, release_remark, remark_on, said_above, shown_other_causes,
+from .lookup import (OTHER_CAUSES_LABEL, ROW_ABOVE_NOTE, SHOWN_BY_HINT, Answer, Lookup, Page, how_it_fits,
+                     release_line, release_numbers, release_remark, remark_on, row_above, shown_other_causes,
                      why_only_suggested)
 from .paste import PASTE_RULES, in_words, names_an_error
 from .rule import LITERAL, MATCH, NONE, WEAK, has_a_word
@@ -202,12 +202,13 @@ BULLET_INDENT = "  "  # as wide as "· "
 
 
 def cause_lines(page: Page, entry: dict, paint: Painter, width: int, indent: str = "", *,
-                alone: bool = True) -> list[str]:
-    """The row's cause (its Markdown as a terminal shows it); said `alone`, without the row above
-    it, with what its "同上" stands for (lookup.said_above)."""
+                above_shown: bool = False) -> list[str]:
+    """The row's cause (its Markdown as a terminal shows it), naming the row it reads on from
+    (lookup.row_above) unless that row was `above_shown`, just before it."""
     lines = wrap(paint.markdown(entry["cause"]), width, indent)
-    if alone and (above := said_above(page, entry)):
-        lines += wrap(paint(paint.markdown(SAID_ABOVE_NOTE.format(cause=above)), "dim"), width, indent)
+    if not above_shown and (above := row_above(page, entry)):
+        note = ROW_ABOVE_NOTE.format(fragment=above["fragment"], cause=above["cause"])
+        lines += wrap(paint(paint.markdown(note), "dim"), width, indent)
     return lines
 
 
@@ -255,7 +256,7 @@ def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, widt
     if entry.get("context"):
         lines += wrap(f"（{entry['context']}）", width)
     lines.append("")
-    lines += cause_lines(page, entry, paint, width, alone=not in_section)
+    lines += cause_lines(page, entry, paint, width, above_shown=in_section)
     lines += other_cause_lines(entry, paint, width, sources=True)
     if entry["chapters"]:
         lines.append("")
@@ -313,7 +314,9 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
             lines += wrap("+ " + paint(entry["second_line"], "title"), width, INDENT)
         if entry.get("context"):
             lines += wrap(f"（{entry['context']}）", width, INDENT)
-        lines += cause_lines(answer.page, entry, paint, width, INDENT)
+        above = row_above(answer.page, entry)
+        above_shown = above is not None and number > 1 and answer.entries[number - 2]["id"] == above["id"]
+        lines += cause_lines(answer.page, entry, paint, width, INDENT, above_shown=above_shown)
         if answer.verdict != WEAK:  # a row said, whole; a row of 九 says why it is left out, no more
             lines += other_cause_lines(entry, paint, width, INDENT, text=text)
         chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])

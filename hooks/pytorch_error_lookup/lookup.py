@@ -15,8 +15,8 @@ import re
 from collections import namedtuple
 from functools import cached_property
 
-from .paste import (PASTE_RULES, ends_unfinished, frame_files, frames_of, message_missing, name_only, reduce_paste,
-                    shown_frames, shows_frames)
+from .paste import (PASTE_RULES, decoded, ends_unfinished, frame_files, frames_of, message_missing, name_only,
+                    reduce_paste, shown_frames, shows_frames)
 from .rule import (LITERAL, MATCH, NONE, WEAK, Template, best_fit, fold, literal_needles, message_text_starts,
                    split_exception, verdict_for)
 from .rank import Ranker, query_terms, suggested_first
@@ -108,9 +108,10 @@ def off_context(entry: dict, text: str) -> bool:
     if not codes or not shows_frames(text) or ends_unfinished(text):
         return False
     functions = {function for _, function in frames_of(text)}
+    shown = decoded(text)  # IPython colours its code lines: `torch\x1b[…m.\x1b[…monnx`
     for code in codes:
         package, _, function = code.rpartition(".")
-        if code in text or function in functions or re.search(rf", in {re.escape(function)}\b", text):
+        if code in shown or function in functions or re.search(rf", in {re.escape(function)}\b", shown):
             return False
         if package.startswith("torch.") and _in_folder(frame_files(text), package.replace(".", "/")):
             return False
@@ -178,21 +179,21 @@ def other_cause_remark(entry: dict, text: str) -> str | None:
     return remark_on(shown_other_causes(entry, text))
 
 
-# A row whose cause starts so reads on from the row above it, as the page's tables show them
-# (`同上，只是隔了一层 view`): said alone, it names what it stands for (said_above).
-SAME_AS_ABOVE = "同上"
-SAID_ABOVE_NOTE = "（「同上」是说上一条：{cause}）"
+# Words by which a row's cause reads on from the row above it, as the page's tables show them
+# (`同上，只是隔了一层 view`, `就是上一条那个 dtype 问题`): shown without that row, it names it.
+READS_ON = ("同上", "上一条")
+ROW_ABOVE_NOTE = "（上一条是「{fragment}」：{cause}）"
 
 
-def said_above(page: "Page", entry: dict) -> str | None:
-    """The cause a row's "同上" stands for: that of the row before it in its section, to be said
-    beside the row wherever it is shown without it (the terminal, the notebook); None for a row
-    that does not start so."""
-    if not entry["cause"].startswith(SAME_AS_ABOVE):
+def row_above(page: "Page", entry: dict) -> dict | None:
+    """The row a row's cause reads on from (READS_ON: the row before it in its section), to be
+    named beside it wherever it is shown without that row (the terminal, the notebook); None
+    for a row that reads on from none."""
+    if not any(word in entry["cause"] for word in READS_ON):
         return None
     position = page.order.get(entry["id"], 0)
     above = page.entries[position - 1] if position else None
-    return above["cause"] if above and above["section"] == entry["section"] else None
+    return above if above and above["section"] == entry["section"] else None
 
 
 def remark_on(shown: list[tuple[int, str]]) -> str | None:

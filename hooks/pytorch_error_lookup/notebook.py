@@ -16,8 +16,8 @@ import traceback
 from .inline import parse_inline
 
 from .cli import INDENT, SITE_VARIABLE, cause_lines, entry_url, other_cause_lines, terminal_width, where_to_read
-from .lookup import (OTHER_CAUSES_LABEL, SAID_ABOVE_NOTE, Lookup, how_it_fits, off_context, release_remark,
-                     remark_on, said_above, shown_other_causes)
+from .lookup import (OTHER_CAUSES_LABEL, ROW_ABOVE_NOTE, Lookup, how_it_fits, off_context, release_remark,
+                     remark_on, row_above, shown_other_causes)
 from .rule import LITERAL, MATCH
 from .terminal import Painter, wrap
 
@@ -79,14 +79,15 @@ class Note:
             f"<div><strong>{escape(self.headline())}</strong></div>"
             f"<div><code>{escape(self.entry['fragment'])}</code>"
             f"{escape('（' + self.entry['context'] + '）') if self.entry.get('context') else ''}</div>"
-            f"<div>{_inline_html(self.entry['cause'])}{self._said_above_html()}</div>"
+            f"<div>{_inline_html(self.entry['cause'])}{self._row_above_html()}</div>"
             f"{self._other_causes_html()}{chapters}<div>{self._where_html()}</div>"
             "</div>"
         )
 
-    def _said_above_html(self) -> str:
-        above = said_above(self.answer.page, self.entry)
-        return f"<div>{_inline_html(SAID_ABOVE_NOTE.format(cause=above))}</div>" if above else ""
+    def _row_above_html(self) -> str:
+        above = row_above(self.answer.page, self.entry)
+        return (f"<div>{_inline_html(ROW_ABOVE_NOTE.format(fragment=above['fragment'], cause=above['cause']))}</div>"
+                if above else "")
 
     def _other_causes_html(self) -> str:
         """The row's other causes, each with a link to the thread that traced it; those the

@@ -133,10 +133,13 @@ PASTE_RULES: dict = {
     # A frame's file and the function it ran (`File "…spawn.py", line 236, in prepare`; IPython's
     # `…/spawn.py in prepare(preparation_data)`, and IPython 8's `File ~/…/spawn.py:236, in
     # prepare(…)`, which names a method with its class, `in Module.__getattr__(…)`), after any
-    # Markdown quote marker, in groups 1 and 2 (Python's) or 3 and 4 (IPython's): a traceback cut
-    # before its message is read by them (shown_frames), and a row's context is looked for in them.
+    # Markdown quote marker: Python's file and function in groups 1 and 2, IPython's file in
+    # group 3 (IPython 8's, a space in it too: `C:\Program Files\…`) or 4 (one with no space, or
+    # one that starts as a path does), its function in group 5. A traceback cut before its
+    # message is read by them (shown_frames), and a row's context is looked for in them.
     "frame_name": r"^[ \t>]*(?:(?:File )?\"([^\"\n]*)\", line [0-9]+, in ([A-Za-z_][A-Za-z0-9_]*)"
-                  r"|(?:File )?([^ \t\n\"]+\.py)(?::[0-9]+,)? in (?:[A-Za-z_][A-Za-z0-9_]*\.)*([A-Za-z_][A-Za-z0-9_]*)\()",
+                  r"|(?:File ([^\"\n]+?\.py):[0-9]+,|(?:File )?([^ \t\n\"]+\.py|(?:~|/|[A-Za-z]:[\\/])[^\"\n]*?\.py)"
+                  r"(?::[0-9]+,)?) in (?:[A-Za-z_][A-Za-z0-9_]*\.)*([A-Za-z_][A-Za-z0-9_]*)\()",
     # A message quoted in a sentence (`it says "leaf Variable that requires grad is being used in
     # an in-place operation" when…`): each quoted run of at least `quoted_words` words is one more
     # reading of its error. A quote opens and closes at a word's edge, not inside `don't`. (By
@@ -350,31 +353,50 @@ def message_missing(text: str, errors: list[PastedError]) -> bool:
     return any(bare) or _R["stack"].search(_decode(text)) is not None
 
 
-# Each row with a context asks of the same paste (lookup.off_context): its lines are read once.
+def decoded(text: str) -> str:
+    """A paste as every step reads it: JSON's escapes, HTML's entities and colour codes undone."""
+    return _decode(text)
+
+
+# Read by reduce_paste and by each row with a context (lookup.off_context), of the same paste.
 @functools.lru_cache(maxsize=4)
-def _lines_of(text: str) -> tuple[str, ...]:
-    # Line by line, as every rule here: the two engines' `^` read a lone CR or U+2028 apart.
-    return tuple(_LINE_BREAK.split(_decode(text)))
+def _tail_of(text: str) -> tuple[str, ...]:
+    """The last `tail_lines` lines of a paste as decoded: an error is read from them (a log's is
+    at its end), and a traceback's frames are among them. Split from a window at the paste's end
+    that grows until it holds them, not from the whole paste: a 5 MB log of short lines is a
+    million lines. (Line by line, as every rule here: the two engines' `^` read a lone CR or
+    U+2028 apart.)"""
+    text = _decode(text)
+    wanted = PASTE_RULES["tail_lines"]
+    window = 64 * wanted
+    while window < len(text):
+        lines = _LINE_BREAK.split(text[-window:])
+        if len(lines) > wanted:  # (the first, which the window may cut, is not among the last)
+            return tuple(lines[-wanted:])
+        window *= 4
+    return tuple(_LINE_BREAK.split(text)[-wanted:])
 
 
 @functools.lru_cache(maxsize=4)
 def frames_of(text: str) -> tuple[tuple[str, str], ...]:
-    """(file, function) of each frame of a paste, in order, as Python and IPython print them."""
-    found = (_R["frame_name"].match(line) for line in _lines_of(text))
-    return tuple((frame.group(1) or frame.group(3), frame.group(2) or frame.group(4)) for frame in found if frame)
+    """(file, function) of each frame of a paste, in order, as Python and IPython print them
+    (the file "" where a frame names none)."""
+    found = (_R["frame_name"].match(line) for line in _tail_of(text))
+    return tuple((next((file for file in frame.group(1, 3, 4) if file is not None), ""), frame.group(2) or frame.group(5))
+                 for frame in found if frame)
 
 
 @functools.lru_cache(maxsize=4)
 def shows_frames(text: str) -> bool:
     """Whether a paste shows a traceback's frames, as Python or IPython prints them."""
-    return any(_R["frame"].match(line) or _R["frame_name"].match(line) for line in _lines_of(text))
+    return any(_R["frame"].match(line) or _R["frame_name"].match(line) for line in _tail_of(text))
 
 
 @functools.lru_cache(maxsize=4)
 def frame_files(text: str) -> tuple[str, ...]:
-    """The files of a paste's frames that name one, as Python or IPython prints them, once each."""
-    python = (found.group(1) or found.group(2) for line in _lines_of(text) if (found := _R["frame"].match(line)))
-    return tuple(dict.fromkeys([*(file for file in python if file), *(file for file, _ in frames_of(text))]))
+    """The files a paste's frames name, as Python or IPython prints them, once each."""
+    python = (found.group(1) or found.group(2) for line in _tail_of(text) if (found := _R["frame"].match(line)))
+    return tuple(dict.fromkeys(file for file in (*python, *(file for file, _ in frames_of(text))) if file))
 
 
 def shown_frames(text: str) -> str:
@@ -390,7 +412,7 @@ def ends_unfinished(text: str) -> bool:
     `Traceback` line (else its first frame) on, no line does. Cut before its end, it hides the
     frames below, where a row's call would be. (torch.compile's `from user code:` frames come
     after the exception: that traceback is whole.)"""
-    lines = _lines_of(text)
+    lines = _LINE_BREAK.split(_decode(text))
     start = next((index for index in range(len(lines) - 1, -1, -1) if _R["traceback_start"].match(lines[index])),
                  None)
     if start is None:
@@ -401,8 +423,7 @@ def ends_unfinished(text: str) -> bool:
 def reduce_paste(text: str) -> list[PastedError]:
     """The errors of a paste, in the order they appear (see the module's docstring); one, with
     the text as it is, for a single line."""
-    text = _decode(text)
-    lines = _LINE_BREAK.split(text)[-PASTE_RULES["tail_lines"]:]
+    lines = list(_tail_of(text))
     errors = []
     for stream in _by_rank(lines):
         errors += _errors_of(stream)

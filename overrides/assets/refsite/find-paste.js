@@ -191,7 +191,7 @@ function raisedMessage(lines, re) {
 /** The errors of a paste, in order: [{ text, unwrapped, quoted, readings }]. */
 export function reducePaste(text, rules) {
   const re = compile(rules);
-  const lines = decode(String(text), rules, re).split(LINE_BREAK).slice(-rules.tail_lines);
+  const lines = [...tailOf(String(text), rules, re)];
   return byRank(lines, re).flatMap((stream) => errorsOf(stream, rules, re));
 }
 
@@ -216,26 +216,43 @@ export function endsUnfinished(text, rules) {
   return !lines.slice(start + 1).some((line) => re.messageLine.test(line));
 }
 
-/** [file, function] of each frame of a paste, in order, as Python and IPython print them (paste.frames_of). */
+/** A paste as every step reads it: JSON's escapes, HTML's entities and colour codes undone (paste.decoded). */
+export function decoded(text, rules) {
+  return decode(String(text), rules, compile(rules));
+}
+
+// Read by reducePaste and by each row with a context (find-verdict.js offContextRows), of the same paste.
+let lastTail = { text: null, rules: null, lines: [] };
+
+/** The last `tail_lines` lines of a paste as decoded: an error is read from them, and a
+ * traceback's frames are among them (paste._tail_of). */
+function tailOf(text, rules, re) {
+  if (lastTail.text !== text || lastTail.rules !== rules) {
+    lastTail = { text, rules, lines: decode(text, rules, re).split(LINE_BREAK).slice(-rules.tail_lines) };
+  }
+  return lastTail.lines;
+}
+
+/** [file, function] of each frame of a paste, in order, as Python and IPython print them (the
+ * file "" where a frame names none) (paste.frames_of). */
 export function framesOf(text, rules) {
   const re = compile(rules);
-  // Line by line, as every rule here: the two engines' `^` read a lone CR or U+2028 apart.
-  return decode(String(text), rules, re).split(LINE_BREAK).map((line) => re.frameName.exec(line))
-    .filter((found) => found !== null).map((found) => [found[1] ?? found[3], found[2] ?? found[4]]);
+  return tailOf(String(text), rules, re).map((line) => re.frameName.exec(line))
+    .filter((found) => found !== null).map((found) => [found[1] ?? found[3] ?? found[4] ?? "", found[2] ?? found[5]]);
 }
 
 /** Whether a paste shows a traceback's frames, as Python or IPython prints them (paste.shows_frames). */
 export function showsFrames(text, rules) {
   const re = compile(rules);
-  return decode(String(text), rules, re).split(LINE_BREAK).some((line) => re.frame.test(line) || re.frameName.test(line));
+  return tailOf(String(text), rules, re).some((line) => re.frame.test(line) || re.frameName.test(line));
 }
 
-/** The files of a paste's frames that name one, as Python or IPython prints them, once each (paste.frame_files). */
+/** The files a paste's frames name, as Python or IPython prints them, once each (paste.frame_files). */
 export function frameFiles(text, rules) {
   const re = compile(rules);
-  const python = decode(String(text), rules, re).split(LINE_BREAK).map((line) => re.frame.exec(line))
-    .filter((found) => found !== null).map((found) => found[1] ?? found[2]).filter(Boolean);
-  return [...new Set([...python, ...framesOf(text, rules).map(([file]) => file)])];
+  const python = tailOf(String(text), rules, re).map((line) => re.frame.exec(line))
+    .filter((found) => found !== null).map((found) => found[1] ?? found[2]);
+  return [...new Set([...python, ...framesOf(text, rules).map(([file]) => file)].filter(Boolean))];
 }
 
 /** The functions a paste's frames ran, in order, as one line (paste.shown_frames): what a

@@ -6,7 +6,7 @@
 
 import { LITERAL, MATCH, NONE, WEAK, isPastedLine, messageOf, patternsOf, verdictFor } from "./find-rule.js";
 import { loadContextData, loadPasteRules, loadRules, rulesUrl } from "./find-rules-data.js";
-import { endsUnfinished, frameFiles, framesOf, showsFrames } from "./find-paste.js";
+import { decoded, endsUnfinished, frameFiles, framesOf, showsFrames } from "./find-paste.js";
 
 // (The rule's constants, the steps a keystroke needs and the data loaders live in find-rule.js
 // and find-rules-data.js, loaded with the page; this module, needed only for text that is not
@@ -103,10 +103,11 @@ export function offContextRows(contextCode, text, pasteRules) {
   if (!showsFrames(text, pasteRules) || endsUnfinished(text, pasteRules)) return new Set();
   const functions = new Set(framesOf(text, pasteRules).map(([, fn]) => fn));
   const files = frameFiles(text, pasteRules);
+  const shown = decoded(text, pasteRules); // IPython colours its code lines: `torch\x1b[…m.\x1b[…monnx`
   const calls = (code) => {
     const fn = code.slice(code.lastIndexOf(".") + 1);
     const pkg = code.includes(".") ? code.slice(0, code.lastIndexOf(".")) : "";
-    return text.includes(code) || functions.has(fn) || new RegExp(`, in ${escapeRegExp(fn)}\\b`).test(text)
+    return shown.includes(code) || functions.has(fn) || new RegExp(`, in ${escapeRegExp(fn)}\\b`).test(shown)
       || (pkg.startsWith("torch.") && inFolder(files, pkg.replaceAll(".", "/")));
   };
   return new Set(Object.entries(contextCode).filter(([, codes]) => codes.length && !codes.some(calls)).map(([row]) => row));
