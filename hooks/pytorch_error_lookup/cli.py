@@ -25,8 +25,8 @@ import re
 import sys
 from collections import namedtuple
 
-from .lookup import (OTHER_CAUSES_LABEL, ROW_ABOVE_NOTE, SHOWN_BY_HINT, Answer, Lookup, Page, how_it_fits,
-                     release_line, release_numbers, release_remark, remark_on, row_above, shown_other_causes,
+from .lookup import (OTHER_CAUSES_LABEL, SHOWN_BY_HINT, Answer, Lookup, Page, how_it_fits, release_line,
+                     release_numbers, release_remark, remark_on, row_above_note, shown_other_causes,
                      why_only_suggested)
 from .paste import PASTE_RULES, in_words, names_an_error
 from .rule import LITERAL, MATCH, NONE, WEAK, has_a_word
@@ -202,12 +202,11 @@ BULLET_INDENT = "  "  # as wide as "· "
 
 
 def cause_lines(page: Page, entry: dict, paint: Painter, width: int, indent: str = "", *,
-                above_shown: bool = False) -> list[str]:
-    """The row's cause (its Markdown as a terminal shows it), naming the row it reads on from
-    (lookup.row_above) unless that row was `above_shown`, just before it."""
+                after: dict | None = None) -> list[str]:
+    """The row's cause (its Markdown as a terminal shows it), and the row it reads on from unless
+    it is shown `after` that row (lookup.row_above_note)."""
     lines = wrap(paint.markdown(entry["cause"]), width, indent)
-    if not above_shown and (above := row_above(page, entry)):
-        note = ROW_ABOVE_NOTE.format(fragment=above["fragment"], cause=above["cause"])
+    if note := row_above_note(page, entry, after):
         lines += wrap(paint(paint.markdown(note), "dim"), width, indent)
     return lines
 
@@ -241,11 +240,12 @@ def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "",
 
 
 def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, width: int,
-                 torch: str | None = None, labels: dict[str, str] | None = None, *, in_section: bool = False) -> list[str]:
+                 torch: str | None = None, labels: dict[str, str] | None = None, *, in_section: bool = False,
+                 after: dict | None = None) -> list[str]:
     """One entry whole, as the page's row shows it: its text, context, cause (its ⭐ and ⚠️
     markers included), chapters by number and title, the release line and the address, after
-    the page's and section's titles; `in_section`: listed under its section's title, after the
-    row above it."""
+    the page's and section's titles unless it is listed `in_section` (under its title, `after`
+    the row before it)."""
     lines = []
     if not in_section:
         lines += wrap(paint(f"{page.title} · {entry['section']}", "dim"), width)
@@ -256,7 +256,7 @@ def explain_text(page: Page, entry: dict, base: str | None, paint: Painter, widt
     if entry.get("context"):
         lines += wrap(f"（{entry['context']}）", width)
     lines.append("")
-    lines += cause_lines(page, entry, paint, width, above_shown=in_section)
+    lines += cause_lines(page, entry, paint, width, after=after)
     lines += other_cause_lines(entry, paint, width, sources=True)
     if entry["chapters"]:
         lines.append("")
@@ -314,9 +314,8 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
             lines += wrap("+ " + paint(entry["second_line"], "title"), width, INDENT)
         if entry.get("context"):
             lines += wrap(f"（{entry['context']}）", width, INDENT)
-        above = row_above(answer.page, entry)
-        above_shown = above is not None and number > 1 and answer.entries[number - 2]["id"] == above["id"]
-        lines += cause_lines(answer.page, entry, paint, width, INDENT, above_shown=above_shown)
+        after = answer.entries[number - 2] if number > 1 else None
+        lines += cause_lines(answer.page, entry, paint, width, INDENT, after=after)
         if answer.verdict != WEAK:  # a row said, whole; a row of 九 says why it is left out, no more
             lines += other_cause_lines(entry, paint, width, INDENT, text=text)
         chapters = " · ".join(f"{chapter['id']} {chapter['title']}" for chapter in entry["chapters"])
@@ -478,6 +477,7 @@ def show_entry(found: tuple[Page, list[dict], dict | None], lookup: Lookup, argu
                stdout) -> None:
     page, entries, section = found
     width = terminal_width()
+
     def url(item_id: str) -> str | None:
         return entry_url(base, page.url, item_id) if base else None
 
@@ -494,8 +494,9 @@ def show_entry(found: tuple[Page, list[dict], dict | None], lookup: Lookup, argu
         lines = wrap(paint(f"{page.title} · {section['title']}", "dim"), width)
         if section.get("intro"):
             lines += [""] + wrap(paint.markdown(section["intro"]), width)
-        for entry in entries:
-            lines += [""] + explain_text(page, entry, None, paint, width, torch, lookup.seen_labels, in_section=True)
+        for after, entry in zip([None, *entries], entries):
+            lines += [""] + explain_text(page, entry, None, paint, width, torch, lookup.seen_labels, in_section=True,
+                                         after=after)
         if base:
             lines += [""] + where_to_read(base, page.url, section["id"], paint, width)
     print("\n".join(lines), file=stdout)

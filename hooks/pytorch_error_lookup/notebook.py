@@ -16,8 +16,8 @@ import traceback
 from .inline import parse_inline
 
 from .cli import INDENT, SITE_VARIABLE, cause_lines, entry_url, other_cause_lines, terminal_width, where_to_read
-from .lookup import (OTHER_CAUSES_LABEL, ROW_ABOVE_NOTE, Lookup, how_it_fits, off_context, release_remark,
-                     remark_on, row_above, shown_other_causes)
+from .lookup import (OTHER_CAUSES_LABEL, Lookup, how_it_fits, off_context, release_remark, remark_on, row_above_note,
+                     shown_other_causes)
 from .rule import LITERAL, MATCH
 from .terminal import Painter, wrap
 
@@ -85,9 +85,8 @@ class Note:
         )
 
     def _row_above_html(self) -> str:
-        above = row_above(self.answer.page, self.entry)
-        return (f"<div>{_inline_html(ROW_ABOVE_NOTE.format(fragment=above['fragment'], cause=above['cause']))}</div>"
-                if above else "")
+        note = row_above_note(self.answer.page, self.entry)
+        return f"<div>{_inline_html(note)}</div>" if note else ""
 
     def _other_causes_html(self) -> str:
         """The row's other causes, each with a link to the thread that traced it; those the

@@ -40,6 +40,13 @@ from collections import namedtuple
 
 from .textfold import strip_traceback_noise
 
+# A traceback's frame: Python's, its file in group 1 or 2 (also with its `File ` lost to a paste
+# cut at the line's start, then with its `, in f`, which prose does not have; or cut after its
+# line number), or IPython's frame of the cell itself (`Cell In[3], line 1`; before IPython 8,
+# `<ipython-input-5-2b1c…> in <module>`).
+_FRAME_LINE = (r"File \"([^\"\n]*)\", line [0-9]+|\"([^\"\n]*)\", line [0-9]+, in "
+               r"|Cell In ?\[[0-9]*\], line [0-9]+|<ipython-input-")
+
 PASTE_RULES: dict = {
     # A paste with no line break but literal `\n` in it is a JSON string (or a Python repr),
     # unless a backslash in it escapes nothing (`C:\\users\\new-builder` is a Windows path).
@@ -121,15 +128,9 @@ PASTE_RULES: dict = {
     "raise_line": r"^[ \t]*raise[ \t]+([A-Za-z_][A-Za-z0-9_.]*)\([ \t]*[rfRF]?([\"'])(.+?)\2",
     # A traceback's frames with no error message after them: the paste stopped before its last
     # line. Said instead of "not covered", by the terminal and the page alike.
-    # (A frame's line may have lost its `File ` to the paste's cut: then it shows its `, in f`.)
-    "stack": r"^[ \t]*(?:Traceback \(most recent call last\)|File \"[^\"\n]*\", line [0-9]+|\"[^\"\n]*\", line [0-9]+, in "
-             r"|Cell In ?\[[0-9]*\], line [0-9]+|<ipython-input-)",
-    # A traceback's frame, after any Markdown quote marker: Python's, its file in group 1 or 2
-    # (also with its `File ` lost to a paste cut at the line's start, then with its `, in f`,
-    # which prose does not have; or cut after its line number), or IPython's frame of the cell
-    # itself (`Cell In[3], line 1`; before IPython 8, `<ipython-input-5-2b1c…> in <module>`).
-    "frame": r"^[ \t>]*(?:File \"([^\"\n]*)\", line [0-9]+|\"([^\"\n]*)\", line [0-9]+, in "
-             r"|Cell In ?\[[0-9]*\], line [0-9]+|<ipython-input-)",
+    "stack": r"^[ \t]*(?:Traceback \(most recent call last\)|" + _FRAME_LINE + ")",
+    # A traceback's frame (_FRAME_LINE), after any Markdown quote marker.
+    "frame": r"^[ \t>]*(?:" + _FRAME_LINE + ")",
     # A frame's file and the function it ran (`File "…spawn.py", line 236, in prepare`; IPython's
     # `…/spawn.py in prepare(preparation_data)`, and IPython 8's `File ~/…/spawn.py:236, in
     # prepare(…)`, which names a method with its class, `in Module.__getattr__(…)`), after any
@@ -211,7 +212,8 @@ _SPACES = re.compile(r"[ \t\u00a0]+")
 
 
 @functools.lru_cache(maxsize=4)  # a paste is read by several steps (reduce_paste, its frames, its end)
-def _decode(text: str) -> str:
+def decoded(text: str) -> str:
+    """A paste as every step reads it: JSON's escapes, HTML's entities and colour codes undone."""
     if "\n" not in text and "\r" not in text and _R["json_string"].search(text) and not _R["not_json"].search(text):
         text = _R["json_escape"].sub(lambda found: PASTE_RULES["json_escapes"][found.group()], text)
     text = _R["entity"].sub(lambda found: PASTE_RULES["entities"][found.group()], text)
@@ -350,12 +352,7 @@ def message_missing(text: str, errors: list[PastedError]) -> bool:
     bare = [name_only(error) for error in errors]
     if any(not alone and _R["message_line"].search(error.text) for error, alone in zip(errors, bare)):
         return False
-    return any(bare) or _R["stack"].search(_decode(text)) is not None
-
-
-def decoded(text: str) -> str:
-    """A paste as every step reads it: JSON's escapes, HTML's entities and colour codes undone."""
-    return _decode(text)
+    return any(bare) or _R["stack"].search(decoded(text)) is not None
 
 
 # Read by reduce_paste and by each row with a context (lookup.off_context), of the same paste.
@@ -366,7 +363,7 @@ def _tail_of(text: str) -> tuple[str, ...]:
     that grows until it holds them, not from the whole paste: a 5 MB log of short lines is a
     million lines. (Line by line, as every rule here: the two engines' `^` read a lone CR or
     U+2028 apart.)"""
-    text = _decode(text)
+    text = decoded(text)
     wanted = PASTE_RULES["tail_lines"]
     window = 64 * wanted
     while window < len(text):
@@ -412,7 +409,7 @@ def ends_unfinished(text: str) -> bool:
     `Traceback` line (else its first frame) on, no line does. Cut before its end, it hides the
     frames below, where a row's call would be. (torch.compile's `from user code:` frames come
     after the exception: that traceback is whole.)"""
-    lines = _LINE_BREAK.split(_decode(text))
+    lines = _LINE_BREAK.split(decoded(text))
     start = next((index for index in range(len(lines) - 1, -1, -1) if _R["traceback_start"].match(lines[index])),
                  None)
     if start is None:
