@@ -324,6 +324,11 @@ def test_explain_an_unknown_id_suggests_close_ones():
     assert status == 2 and out == "" and "matmul-shapes" in err
 
 
+def test_explain_with_an_empty_id_is_bad_usage_not_a_lookup_of_stdin():
+    status, out, err = run(["--explain", ""], MATMUL.encode())
+    assert status == 2 and out == "" and "no entry or section" in err
+
+
 def test_explain_takes_no_input_file(tmp_path):
     status, _, err = run(["--explain", "matmul-shapes", str(tmp_path / "error.txt")])
     assert status == 2 and "--explain" in err

@@ -387,14 +387,15 @@ def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None)
     lookup = None
     try:
         arguments = parse_args(argv)
-        if arguments.explain and arguments.file:
+        explaining = arguments.explain is not None  # (`--explain ""` is an id too: none such)
+        if explaining and arguments.file:
             raise UsageError("--explain ID reads no input; give either an ID or an error")
         if arguments.torch and release_numbers(arguments.torch) is None:
             raise UsageError(f"--torch {arguments.torch}: not a torch release (give one like 2.6.0)")
-        text = None if arguments.explain else read_input(arguments.file, stdin, stderr)
+        text = None if explaining else read_input(arguments.file, stdin, stderr)
         lookup = Lookup.installed()
         base = site_base(arguments.site, published=lookup.site_url)
-        found = explained(lookup, arguments.explain) if arguments.explain else None
+        found = explained(lookup, arguments.explain) if explaining else None
     except UsageError as error:
         print(f"pytorch-error-lookup: {error}", file=stderr)
         return EXIT_USAGE

@@ -107,7 +107,9 @@ PASTE_RULES: dict = {
     "traceback_start": r"^[ \t]*(?:Original )?Traceback \(most recent call last\):?[ \t]*$",
     "continues": r"(?:during handling of the above exception, another exception occurred:"
                  r"|the above exception was the direct cause of the following exception:"
-                 r"|^[ \t]*original traceback)",
+                 r"|^[ \t]*original traceback"
+                 # torch.multiprocessing.spawn's envelope: the error a spawned process raised follows.
+                 r"|^[ \t]*-- process [0-9]+ terminated with the following error:)",
     # An error (not a warning: a warning before a traceback is part of that error's story).
     # (Each name starts where a word starts: a search from inside a 1 MB word would go quadratic.)
     # (A name ends where an ASCII word does, in both engines: `\b` in Python's is Unicode's, and
