@@ -86,6 +86,17 @@ def test_a_value_whose_opening_quote_was_forgotten_is_named(data):
                               "the whole value in quotes"]
 
 
+def test_a_value_starting_with_code_whose_opening_quote_was_forgotten_is_named(data):
+    """README's example cause starts with code: without its opening quote it is not YAML at all
+    (a value may not start with a backtick), and the message says so in plain words."""
+    line = edit(data, APPENDIX, 'cause: "`.item()` / `float()` 只能用在单元素张量上"',
+                'cause: `.item()` / `float()` 只能用在单元素张量上"')
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry 'item-multi-element': field 'cause': is not valid YAML: "), message
+    assert plain_words(message) == ('a value that starts with ` must be in quotes (YAML keeps ` for itself): this one ends '
+                                    'with a " that no quote opens, so put the opening " after the colon'), message
+
+
 def test_quotes_inside_an_unquoted_value_are_text(data):
     edit(data, APPENDIX, 'cause: "`.item()` / `float()` 只能用在单元素张量上"',
          'cause: 只能用在单元素张量上，见 "item"')

@@ -73,6 +73,8 @@ def explain_syntax_error(error: yaml.MarkedYAMLError, text: str) -> tuple[int | 
         said, line = f"the quote opened on line {quote_line} is not closed on that line", quote_line
     elif (tab := _tab_at(lines, error)) is not None:
         said, line = f"line {tab + 1} is indented with a tab: YAML indents with spaces only", tab + 1
+    elif (reserved := _reserved_start(lines, error)) is not None:
+        said, line = reserved
     elif (misplaced := _misindented(lines, error)) is not None:
         said, number, row = misplaced
         line = number + 1
@@ -100,6 +102,23 @@ def _tab_at(lines: list[str], error: yaml.MarkedYAMLError) -> int | None:
     if not noticed or noticed.line >= len(lines):
         return None
     return noticed.line if _indented_with_tab(lines[noticed.line]) else None
+
+
+def _reserved_start(lines: list[str], error: yaml.MarkedYAMLError) -> tuple[str, int] | None:
+    """(the mistake, its line) where PyYAML stopped at a value that starts, unquoted, with a
+    character YAML keeps for itself: a backtick (a cause that starts with code, its opening quote
+    forgotten) or `@`."""
+    noticed = error.problem_mark
+    if not noticed or noticed.line >= len(lines) or "cannot start any token" not in (error.problem or ""):
+        return None
+    text = lines[noticed.line]
+    char = text[noticed.column:noticed.column + 1]
+    if char not in "`@":
+        return None
+    said = f"a value that starts with {char} must be in quotes (YAML keeps {char} for itself)"
+    if text.rstrip().endswith('"'):
+        said += ': this one ends with a " that no quote opens, so put the opening " after the colon'
+    return said, noticed.line + 1
 
 
 def _content_above(lines: list[str], number: int) -> int | None:
