@@ -371,6 +371,33 @@ def test_a_missing_module_attribute_is_the_wrapper_readers_expected():
     assert answer.verdict not in ("literal", "match"), answer
 
 
+def test_a_wrapped_models_own_attribute_is_the_row_through_its_wrapper_variants():
+    """Real pastes (tune part): a model wrapped in DataParallel / DDP read as if it were not
+    (`model.encoder` for `model.module.encoder`), the reverse of the cause above. The wrappers'
+    variants print it; the wrapper's cause is the one the answer points to. A private attribute
+    of DDP's own (`_set_static_graph`, missing on an older torch) is another story."""
+    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    for source in ("https://github.com/thunlp/OpenPrompt/issues/152",
+                   "https://github.com/lyhue1991/torchkeras/issues/3",  # torch 1.6–1.7's ModuleAttributeError
+                   "https://github.com/zzz47zzz/CET/issues/3"):  # inside Chinese prose
+        answer = LOOKUP(pastes[source])
+        assert (answer.verdict, answer.ids[:1]) == ("match", ("missing-attribute",)), (source, answer)
+    row = next(row for row in ERROR_ROWS if row.id == "missing-attribute")
+    wrapper_cause = next(other for other in row.other_causes if "model.module.xxx" in other.cause)
+    assert "'DistributedDataParallel' object has no attribute" in wrapper_cause.shown_by
+    ddp = "[rank0]: AttributeError: 'DistributedDataParallel' object has no attribute 'train_model'"
+    assert (LOOKUP(ddp).verdict, LOOKUP(ddp).ids[:1]) == ("match", ("missing-attribute",))
+    private = pastes["https://github.com/JingyunLiang/VRT/issues/22"]
+    assert LOOKUP(private).verdict not in ("literal", "match")
+
+
+def test_a_distributed_processs_rank_prefix_is_not_part_of_its_wording():
+    out = ("[rank0]: Traceback (most recent call last):\n"
+           "[rank0]:   File \"x.py\", line 15, in <module>\n"
+           "[rank0]: AttributeError: 'DistributedDataParallel' object has no attribute 'encoder'")
+    assert last_error_message(out) == "AttributeError: 'DistributedDataParallel' object has no attribute 'encoder'"
+
+
 def test_a_size_mismatch_whose_shapes_are_only_reordered_is_not_said_to_be_the_row():
     """A real paste (tune part): spconv changed its weight layout, so the checkpoint's shape is
     the model's in another order; no hyperparameter changed. Nor is GPT-2's Conv1D weight, read

@@ -31,6 +31,8 @@ import re
 EXCEPTION_LINE = re.compile(r"\b\w*(?:Error|Exception|Warning)\b: |^(?:[A-Za-z_]\w*\.)+[A-Z]\w*: ")
 _EXCEPTION_KIND = re.compile(r"\b(\w*(?:Error|Exception|Warning))\b: |^(?:[A-Za-z_]\w*\.)+([A-Z]\w*): ")
 WARNING_LOCATION = re.compile(r"^\S+\.py:\d+: (?=\w+Warning: )")  # "/path/x.py:4: " before a warning
+# What a process of torch.distributed prints goes out behind its rank (`[rank0]: `, 2.2 on).
+RANK_PREFIX = re.compile(r"^\[rank[0-9]+\]: ?")
 
 # Raised by Python for a slip anywhere, so never a torch release's own wording of a row.
 PYTHON_SLIPS = frozenset({
@@ -45,14 +47,14 @@ def last_error_line(output: str) -> str | None:
     warning's file location; None if there is none."""
     for line in reversed(output.splitlines()):
         if EXCEPTION_LINE.search(line):
-            return WARNING_LOCATION.sub("", line.strip())
+            return WARNING_LOCATION.sub("", RANK_PREFIX.sub("", line.strip()))
     return None
 
 
 def last_error_message(output: str) -> str | None:
     """The last error or warning line with the lines that continue its message (indented with a
     tab, as `Error(s) in loading state_dict` lists its keys), on one line each as printed."""
-    lines = output.splitlines()
+    lines = [RANK_PREFIX.sub("", line) for line in output.splitlines()]
     for index in range(len(lines) - 1, -1, -1):
         if EXCEPTION_LINE.search(lines[index]):
             message = [WARNING_LOCATION.sub("", lines[index].strip())]
