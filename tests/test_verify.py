@@ -183,6 +183,24 @@ def test_a_different_error_fails_with_the_real_message():
     assert verdict.excerpt == "TypeError: unsupported operand"
 
 
+def test_a_variant_in_words_of_its_own_is_the_row_reproduced_differently():
+    variant = Case("row/data-parallel", ("'Linear' object has no attribute 'fc3'",), Reproducer("pass"))
+    verdict = judge(variant, ran("AttributeError: 'DataParallel' object has no attribute 'encoder'\n"))
+    assert (verdict.status, verdict.seen) == (REPRODUCED, "different")
+
+
+def test_a_variant_that_stops_before_its_mistake_fails():
+    """torch 1.0's DistributedDataParallel takes no CPU model: it stops in its constructor,
+    never reaching the attribute the variant reads, and that IndexError is no wording of the row."""
+    variant = Case("row/distributed-data-parallel", ("'Linear' object has no attribute 'fc3'",),
+                   Reproducer("pass", expect=("object has no attribute 'encoder'",)))
+    verdict = judge(variant, ran("Traceback ...\n    output_device = device_ids[0]\nIndexError: list index out of range\n"))
+    assert (verdict.status, verdict.seen) == (FAILED, "different")
+    assert "object has no attribute 'encoder'" in verdict.why and "IndexError" in verdict.why
+    verdict = judge(variant, ran("AttributeError: 'DistributedDataParallel' object has no attribute 'encoder'\n"))
+    assert verdict.status == REPRODUCED
+
+
 def near_miss() -> Case:
     return Case("row/near-miss/conv", ("mat1 and mat2 must have the same dtype",), Reproducer("pass"), near_miss=True)
 
@@ -338,6 +356,11 @@ def test_run_all_keeps_the_given_order_and_runs_two_at_a_time():
 @pytest.fixture(scope="module")
 def cases():
     return {case.id: case for case in cases_from_site(load_site(DATA))}
+
+
+def test_a_variants_expected_text_is_what_its_case_checks(cases):
+    assert cases["missing-attribute/distributed-data-parallel"].reproducer.expect == \
+        ("object has no attribute 'encoder'",)
 
 
 def test_every_error_row_has_a_reproducer_and_every_measured_symptom_a_check(cases):

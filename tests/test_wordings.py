@@ -389,6 +389,32 @@ def test_a_wrapped_models_own_attribute_is_the_row_through_its_wrapper_variants(
     assert (LOOKUP(ddp).verdict, LOOKUP(ddp).ids[:1]) == ("match", ("missing-attribute",))
     private = pastes["https://github.com/JingyunLiang/VRT/issues/22"]
     assert LOOKUP(private).verdict not in ("literal", "match")
+    # torch 1.0's DDP stops in its constructor on a CPU model: that variant run failed, and
+    # what it printed instead is no wording of the row.
+    assert LOOKUP("IndexError: list index out of range").verdict not in ("literal", "match")
+
+
+def test_a_broadcast_paste_showing_a_fixed_size_model_or_a_channel_count_points_to_that_cause():
+    """Real pastes (tune part): CoAtNet built for 224×224 fed 512×512 (its relative-bias table
+    is in the frame's code), 6-channel audio inside a worker's envelope. Both land on the row;
+    the first also says which of its other causes it shows, as Normalize on an RGBA image does."""
+    from pytorch_error_lookup.lookup import shown_other_causes
+
+    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    row = next(row for row in ERROR_ROWS if row.id == "broadcast-mismatch")
+    causes = {other.source: place for place, other in enumerate(row.other_causes)}
+    entry = {"other_causes": [{"shown_by": list(other.shown_by)} for other in row.other_causes]}
+    for source in ("https://github.com/chinhsuanwu/coatnet-pytorch/issues/5",
+                   "https://github.com/descriptinc/descript-audio-codec/issues/70"):
+        answer = LOOKUP(pastes[source])
+        assert (answer.verdict, answer.ids[:1]) == ("match", ("broadcast-mismatch",)), (source, answer)
+    fixed_size = causes["https://github.com/chinhsuanwu/coatnet-pytorch/issues/5"]
+    assert [place for place, _ in shown_other_causes(
+        entry, pastes["https://github.com/chinhsuanwu/coatnet-pytorch/issues/5"])] == [fixed_size]
+    rgba = ("    tensor.sub_(mean).div_(std)\n"
+            "RuntimeError: The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 0")
+    assert [place for place, _ in shown_other_causes(entry, rgba)] == \
+        [causes["https://github.com/StoryMY/take-off-eyeglasses/issues/1"]]
 
 
 def test_a_distributed_processs_rank_prefix_is_not_part_of_its_wording():

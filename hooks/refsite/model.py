@@ -57,6 +57,7 @@ class Reproducer:
     # Other call paths of the same mistake, by name: programs run and recorded like `code`.
     variants: tuple[tuple[str, str], ...] = ()
     variant_own_names: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a variant's readers' own words
+    variant_expect: tuple[tuple[str, tuple[str, ...]], ...] = ()  # what shows a variant reached its mistake
     # Wordings seen only in real pastes: never reproduced here.
     seen_in_the_wild: tuple[SeenInTheWild, ...] = ()
     # Programs that make another error readers mistake for this row's, by name: (name, code,
@@ -70,7 +71,7 @@ class Reproducer:
 
     def variant(self, name: str) -> "Reproducer":
         """A variant as a program of its own (its result is keyed `<row>/<name>`)."""
-        return Reproducer(code=dict(self.variants)[name])
+        return Reproducer(code=dict(self.variants)[name], expect=dict(self.variant_expect).get(name, ()))
 
     def near_miss(self, name: str) -> "Reproducer":
         """A near miss as a program of its own (keyed `<row>/near-miss/<name>`)."""
@@ -506,16 +507,20 @@ def _row(kind: str, raw: dict, checks: Checks | None):
     return row_type(**values)
 
 
+def _variant_lists(program: dict, field: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(variant name, its `field`) for each variant of `program` written with that field."""
+    return tuple((name, tuple(variant[field])) for name, variant in (program.get("variants") or {}).items()
+                 if not isinstance(variant, str) and field in variant)
+
+
 def reproducers_from_raw(raw: dict) -> dict[str, Reproducer]:
     return {row_id: Reproducer(code=program["code"], expect=tuple(program.get("expect", ())),
                                simulation=program.get("simulation"),
                                platform=program.get("platform"), note=program.get("note"),
                                variants=tuple((name, variant if isinstance(variant, str) else variant["code"])
                                               for name, variant in (program.get("variants") or {}).items()),
-                               variant_own_names=tuple(
-                                   (name, tuple(variant["own_names"]))
-                                   for name, variant in (program.get("variants") or {}).items()
-                                   if not isinstance(variant, str)),
+                               variant_own_names=_variant_lists(program, "own_names"),
+                               variant_expect=_variant_lists(program, "expect"),
                                seen_in_the_wild=tuple(SeenInTheWild(seen["wording"], seen["source"], seen.get("torch"),
                                                                     tuple(seen.get("own_names", ())),
                                                                     seen.get("needs_call", False))
@@ -539,7 +544,9 @@ def verifications_from_raw(run: dict, reproducers: dict[str, Reproducer],
         stale = program is None or result.get("code_sha") != program.code_sha
         near_miss = name.startswith(NEAR_MISS_PREFIX)
         wording = None
-        if reference_kinds and result["seen"] == "different" and not stale and not near_miss:
+        # A variant that stopped before its mistake (its `expect` unmet: failed) says nothing of it.
+        if (reference_kinds and result["seen"] == "different" and not stale and not near_miss
+                and (not name or result["status"] == "reproduced")):
             # A variant's author vouches that it is the row's mistake: only the release's own
             # kind of check applies to the row's program.
             wording = wording_of(result.get("output"), reference_kinds.get(row_id), program.code,
