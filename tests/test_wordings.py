@@ -322,6 +322,25 @@ def test_the_chapter_page_lists_how_readers_describe_a_symptom():
     assert "也常被说成" in html and "validation accuracy…lower than…train" in html
 
 
+def test_an_error_described_in_words_lands_on_its_row_and_its_page_lists_how():
+    """Real pastes (tune part): the bootstrapping error told, not pasted: the idiom it names
+    (`freeze_support`), or Windows with DataLoader workers, in English and Chinese. Workers
+    that fail some other way (a local object that cannot be pickled) are not it."""
+    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    for source in ("https://github.com/stefanonardo/pytorch-esn/issues/4",
+                   "https://github.com/MorvanZhou/PyTorch-Tutorial/issues/30",
+                   "https://github.com/WZMIAOMIAO/deep-learning-for-image-processing/issues/198"):
+        answer = LOOKUP(pastes[source])
+        assert (answer.verdict, answer.ids[:1]) == ("match", ("spawn-bootstrapping",)), (source, answer)
+        assert answer.fit.described
+    other = LOOKUP(pastes["https://github.com/xingyizhou/CenterNet/issues/649"])
+    assert other.verdict not in ("literal", "match"), other
+    renderer = Renderer(SITE)
+    chapters = {page.src_uri: page for page in site_pages(SITE) if page.kind == "chapter"}
+    html = renderer.render(chapters["pytorch/08.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
+    assert "也常被说成" in html and "windows…num_worker" in html
+
+
 # Rows that name what shows a cause they do not explain (`unless_shown`).
 UNLESS = {row.id: row.unless_shown for row in ERROR_ROWS if row.unless_shown}
 

@@ -64,7 +64,7 @@ def documents_for(page) -> list[dict[str, str]]:
                 # words are too common to say `match` (the suggestions of a `weak` answer).
                 wild = entry.reproducer.seen_in_the_wild if entry.reproducer else ()
                 head = [entry.fragment, entry.second_line, *(wording for wording, *_ in entry.releases.wordings),
-                        *(seen.wording for seen in wild)]
+                        *(seen.wording for seen in wild), *(said.replace("…", " ") for said in entry.said_as)]
                 body = [entry.preface, entry.context, entry.cause, *(other.cause for other in entry.other_causes)]
             elif section.kind == "symptoms":
                 # With the other ways readers describe it (`said_as`, its `…` as a space): a

@@ -71,7 +71,8 @@ def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None
         elif section.kind == "errors":
             for entry in section.entries:
                 own = _own_templates(entry, near_misses) + _wording_templates(entry, outputs, near_misses)
-                rows.append((entry.id, own))
+                said = [("said", said, compile_description(entry.id, said)) for said in entry.said_as]
+                rows.append((entry.id, own + said))
     return rows
 
 

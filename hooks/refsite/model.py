@@ -277,6 +277,9 @@ class ErrorEntry:
     # Functions only its situation runs through (`_fixup_main_from_path`): a traceback cut before
     # its message that shows one of them as a frame is this row's (pytorch_error_lookup.rule.compile_frame).
     frames: tuple[str, ...] = ()
+    # How readers describe it in words when they do not paste it: the lookup's templates, as a
+    # symptom's (`freeze_support`, `windows…num_worker`).
+    said_as: tuple[str, ...] = ()
     # Other mistakes that print the same words: the row explains them too, under its cause.
     other_causes: tuple[OtherCause, ...] = ()
     reproducer: Reproducer | None = None
