@@ -56,18 +56,28 @@ def test_json_has_exactly_the_documented_shape(tmp_path):
     assert answer["said_by"] is None and answer["described"] is False  # the row's own text, numbers aside
     first = answer["results"][0]
     assert set(first) == {"id", "page", "fragment", "cause", "other_causes", "chapters", "url", "why",
-                          "other_causes_shown"}
+                          "other_causes_shown", "reads_on"}
     assert first == {
         "id": "matmul-shapes", "page": "pytorch/appendix-a",
         "fragment": "mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)",
         "cause": first["cause"], "other_causes": cli.Lookup.installed().entry("matmul-shapes")[1]["other_causes"],
         "chapters": ["01"],
         "url": (tmp_path.resolve() / "pytorch/appendix-a.html").as_uri() + "#matmul-shapes",
-        "why": None, "other_causes_shown": [],
+        "why": None, "other_causes_shown": [], "reads_on": None,
     }
     assert "`4 != 5`" in first["cause"]
     assert all(set(other) <= {"cause", "source", "shown_by"} and other["source"].startswith("https://")
                for other in first["other_causes"])
+
+
+def test_json_names_the_row_a_cause_reads_on_from():
+    """A cause written as 同上 (the row above) leaves that row's words out: the JSON names it,
+    as the text answer quotes it."""
+    line = "RuntimeError: a view of a leaf Variable that requires grad is being used in an in-place operation."
+    first = json.loads(run(["--json"], line.encode())[1])["results"][0]
+    assert first["id"] == "leaf-view-inplace" and first["cause"].startswith("同上")
+    above = cli.Lookup.installed().entry("leaf-inplace")[1]
+    assert first["reads_on"] == {"id": "leaf-inplace", "fragment": above["fragment"], "cause": above["cause"]}
 
 
 def test_json_says_why_a_row_is_only_suggested_as_the_text_does():

@@ -26,8 +26,8 @@ import sys
 from collections import namedtuple
 
 from .lookup import (OTHER_CAUSES_LABEL, SHOWN_BY_HINT, Answer, Lookup, Page, how_it_fits, release_line,
-                     release_numbers, release_remark, remark_on, row_above_note, shown_other_causes,
-                     why_only_suggested)
+                     release_numbers, release_remark, remark_on, row_above_note, row_read_on_from,
+                     shown_other_causes, why_only_suggested)
 from .paste import PASTE_RULES, in_words, names_an_error
 from .rule import LITERAL, MATCH, NONE, WEAK, has_a_word
 from .terminal import Painter, display_width, is_terminal, wants_colour, wrap
@@ -161,10 +161,17 @@ def as_json(answer: Answer, base: str | None, text: str) -> dict:
              # The places (from 0) of the other causes the input shows, for a row said (literal
              # or match), as the text output points at them.
              "other_causes_shown": ([place for place, _ in shown_other_causes(entry, text)]
-                                    if answer.verdict in (LITERAL, MATCH) else [])}
+                                    if answer.verdict in (LITERAL, MATCH) else []),
+             # A cause that reads on from the row above (同上): that row, whose words it leaves out.
+             "reads_on": _read_on_from(answer.page, entry)}
             for entry in answer.entries
         ],
     }
+
+
+def _read_on_from(page, entry: dict) -> dict | None:
+    above = row_read_on_from(page, entry)
+    return {"id": above["id"], "fragment": above["fragment"], "cause": above["cause"]} if above else None
 
 
 def installed_torch() -> str | None:

@@ -185,16 +185,22 @@ READS_ON = ("同上", "上一条")
 ROW_ABOVE_NOTE = "（上一条是「{fragment}」：{cause}）"
 
 
-def row_above_note(page: "Page", entry: dict, after: dict | None = None) -> str | None:
-    """What to say beside a row whose cause reads on from the row before it in its section
-    (READS_ON), wherever it is shown without that row (the terminal, the notebook): that row's
-    text and cause, as Markdown. None for a row that reads on from none, or one shown `after`
-    the very row it reads on from."""
+def row_read_on_from(page: "Page", entry: dict) -> dict | None:
+    """The row before `entry` in its section when its cause reads on from it (READS_ON), else None."""
     if not any(word in entry["cause"] for word in READS_ON):
         return None
     position = page.order.get(entry["id"], 0)
     above = page.entries[position - 1] if position else None
-    if above is None or above["section"] != entry["section"] or (after is not None and after["id"] == above["id"]):
+    return above if above is not None and above["section"] == entry["section"] else None
+
+
+def row_above_note(page: "Page", entry: dict, after: dict | None = None) -> str | None:
+    """What to say beside a row whose cause reads on from the row before it in its section
+    (row_read_on_from), wherever it is shown without that row (the terminal, the notebook): that
+    row's text and cause, as Markdown. None for a row that reads on from none, or one shown
+    `after` the very row it reads on from."""
+    above = row_read_on_from(page, entry)
+    if above is None or (after is not None and after["id"] == above["id"]):
         return None
     return ROW_ABOVE_NOTE.format(fragment=above["fragment"], cause=above["cause"])
 
