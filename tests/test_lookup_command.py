@@ -267,7 +267,7 @@ def test_a_rows_other_causes_are_said_with_it_and_explain_gives_their_threads(mo
     status, out, _ = run([], pasted.encode())
     assert status == 0
     cause_at, others_at = out.index("`.any()`"), out.index("同样这句报错，也可能是：")
-    assert cause_at < others_at and "· 把张量传给了类的构造函数：`nn.CrossEntropyLoss(out, y)`" in out[others_at:]
+    assert cause_at < others_at and  " 1. 把张量传给了类的构造函数：`nn.CrossEntropyLoss(out, y)`" in out[others_at:]
     assert "https://github.com/nikhilroxtomar/DDANet/issues/1" not in out  # the thread: with --explain
     status, out, _ = run(["--explain", "bool-ambiguous"])
     assert status == 0 and "出处：https://github.com/nikhilroxtomar/DDANet/issues/1" in out
@@ -288,14 +288,15 @@ def test_a_paste_that_shows_one_of_the_rows_other_causes_is_told_which(monkeypat
     status, out, _ = run([], module.encode())
     assert status == 0
     remark = out.index("⚠️ 报错里有 no attribute 'module'：多半是下面「也可能是」里的第 1 种")
-    assert remark < out.index("同样这句报错，也可能是：") < out.index("➜ 缺的是 `module`")
+    assert remark < out.index("同样这句报错，也可能是：") < out.index("➜1. 缺的是 `module`")
     assert json.loads(run(["--json"], module.encode())[1])["results"][0]["other_causes_shown"] == [0]
     status, out, _ = run(["--explain", "missing-attribute"])  # how to tell it, as 附录A says beside it
     assert status == 0 and "（报错里有 `no attribute 'module'` 时，多半是这一种）" in out
     frozen = pastes["https://github.com/lxztju/pytorch_classification/issues/13"]
     status, out, _ = run([], frozen.encode())
     assert "报错里有 p.requires_grad：多半是下面「也可能是」里的第 1 种" in out
-    assert out.count("➜ ") == 1 and "➜ 参数全被冻结了" in out and "· 传进去的是一个已经被读空的生成器" in out
+    # Numbered as the page numbers them, the one shown pointed at.
+    assert out.count("➜") == 1 and "➜1. 参数全被冻结了" in out and " 2. 传进去的是一个已经被读空的生成器" in out
     # The row's text alone shows none of them: no remark, every bullet plain.
     status, out, _ = run([], b"AttributeError: 'Net' object has no attribute 'encoder'")
     assert status == 0 and "报错里有" not in out and "➜" not in out

@@ -117,7 +117,7 @@ def test_the_note_says_the_rows_other_causes_the_html_with_their_threads():
     answer = Lookup.installed()("RuntimeError: Boolean value of Tensor with more than one value is ambiguous")
     note = Note(answer, None)
     text = note.text()
-    assert text.index("`.any()`") < text.index("同样这句报错，也可能是：") < text.index("· 把张量传给了类的构造函数")
+    assert text.index("`.any()`") < text.index("同样这句报错，也可能是：") < text.index(" 1. 把张量传给了类的构造函数")
     html = note._repr_html_()
     assert "<code>nn.CrossEntropyLoss(out, y)</code>" in html
     assert '<a href="https://github.com/nikhilroxtomar/DDANet/issues/1" target="_blank">出处</a>' in html
@@ -147,7 +147,7 @@ def test_the_text_note_wraps_to_the_terminal_as_the_command_does_and_keeps_its_c
     command = "%run -m pytorch_error_lookup -- --explain bool-ambiguous"
     # On a line of its own, uncut, and without the indent, which would only make it wider still.
     assert [line for line in lines if display_width(line) > 40] == [command]
-    assert any(line.startswith("   · 把张量传给了类的构造函数") for line in lines)  # its other cause, wrapped too
+    assert any(line.startswith("    1. 把张量传给了类的构造函数") for line in lines)  # its other cause, wrapped too
     monkeypatch.setenv("COLUMNS", "60")  # the command fits without its indent: then no line is wider
     lines = Note(Lookup.installed()("RuntimeError: grad can be implicitly created only for scalar outputs"),
                  None).text().splitlines()
@@ -167,8 +167,8 @@ def test_the_note_points_at_the_other_cause_the_traceback_shows():
                           if paste["source"] == "https://github.com/izmailovpavel/flowgmm/issues/8")
     note = Note(Lookup.installed()(traceback_text), None, None, traceback_text)
     text = note.text(200)
-    assert text.index("⚠️ 报错里有 no attribute 'module'：多半是下面「也可能是」里的第 1 种") < text.index("➜ 缺的是 `module`")
+    assert text.index("⚠️ 报错里有 no attribute 'module'：多半是下面「也可能是」里的第 1 种") < text.index("➜1. 缺的是 `module`")
     html = note._repr_html_()
-    assert "多半是下面「也可能是」里的第 1 种" in html and "<li>➜ 缺的是 <code>module</code>" in html
+    assert "多半是下面「也可能是」里的第 1 种" in html and "<ol" in html and "<li>➜ 缺的是 <code>module</code>" in html
     plain = Note(Lookup.installed()(traceback_text), None)  # no traceback text known: nothing pointed at
     assert "➜" not in plain.text(200) and "➜" not in plain._repr_html_()

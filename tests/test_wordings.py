@@ -333,8 +333,10 @@ def test_an_error_described_in_words_lands_on_its_row_and_its_page_lists_how():
         answer = LOOKUP(pastes[source])
         assert (answer.verdict, answer.ids[:1]) == ("match", ("spawn-bootstrapping",)), (source, answer)
         assert answer.fit.described
-    other = LOOKUP(pastes["https://github.com/xingyizhou/CenterNet/issues/649"])
-    assert other.verdict not in ("literal", "match"), other
+    for other in (pastes["https://github.com/xingyizhou/CenterNet/issues/649"],
+                  "windows dataloader num_workers>0 is very slow", "num_workers on windows hangs forever",
+                  "on windows with num_workers=2 I get an error: can't pickle local object"):
+        assert LOOKUP(other).verdict not in ("literal", "match"), other
     renderer = Renderer(SITE)
     chapters = {page.src_uri: page for page in site_pages(SITE) if page.kind == "chapter"}
     html = renderer.render(chapters["pytorch/08.md"], lambda target, anchor=None: f"{target}#{anchor or ''}").html
@@ -434,6 +436,9 @@ def test_a_broadcast_paste_showing_a_fixed_size_model_or_a_channel_count_points_
             "RuntimeError: The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 0")
     assert [place for place, _ in shown_other_causes(entry, rgba)] == \
         [causes["https://github.com/StoryMY/take-off-eyeglasses/issues/1"]]
+    # The same numbers from a loss are no image's channels.
+    loss = "    loss = (pred - labels).pow(2)\n" + rgba.splitlines()[1]
+    assert shown_other_causes(entry, loss) == []
 
 
 def test_a_distributed_processs_rank_prefix_is_not_part_of_its_wording():

@@ -205,7 +205,7 @@ def where_to_read(base: str | None, page_url: str, entry_id: str, paint: Painter
     return [indent + label, indent + command if display_width(indent + command) <= width else command]
 
 
-BULLET_INDENT = "  "  # as wide as "· "
+BULLET_INDENT = "    "  # as wide as "➜1. ": the page numbers the list too, the remark says "第 1 种"
 
 
 def cause_lines(page: Page, entry: dict, paint: Painter, width: int, indent: str = "", *,
@@ -222,8 +222,8 @@ def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "",
                       sources: bool = False, text: str = "") -> list[str]:
     """The row's other causes (the same words, another mistake), as the page lists them under
     its cause; with `sources`, each with the thread that traced it. When the pasted `text` shows
-    some of them (lookup.shown_other_causes), a line before the list says so and their bullets
-    point at them."""
+    some of them (lookup.shown_other_causes), a line before the list says so and their numbers
+    are pointed at (➜)."""
     if not entry.get("other_causes"):
         return []
     lines = []
@@ -234,7 +234,7 @@ def other_cause_lines(entry: dict, paint: Painter, width: int, indent: str = "",
     lines += wrap(paint(OTHER_CAUSES_LABEL, "dim"), width, indent)
     for place, other in enumerate(entry["other_causes"]):
         said = wrap(paint.markdown(other["cause"]), width, indent + BULLET_INDENT)  # hangs under its bullet
-        bullet = "➜ " if place in places else "· "
+        bullet = f"{'➜' if place in places else ' '}{place + 1}. "
         said[0] = indent + bullet + said[0][len(indent + BULLET_INDENT):]
         lines += said
         if sources and other.get("shown_by"):  # how to tell it, as 附录A says beside it

@@ -89,8 +89,8 @@ class Note:
         return f"<div>{_inline_html(note)}</div>" if note else ""
 
     def _other_causes_html(self) -> str:
-        """The row's other causes, each with a link to the thread that traced it; those the
-        traceback shows said first and pointed at (➜)."""
+        """The row's other causes, numbered as the page numbers them, each with a link to the
+        thread that traced it; those the traceback shows pointed at (➜)."""
         others = self.entry.get("other_causes")
         if not others:
             return ""
@@ -101,7 +101,7 @@ class Note:
                         for place, other in enumerate(others))
         remark = remark_on(shown)
         said = f"<div>⚠️ {html.escape(remark)}</div>" if remark else ""
-        return f'{said}<div>{html.escape(OTHER_CAUSES_LABEL)}<ul style="margin:2px 0">{items}</ul></div>'
+        return f'{said}<div>{html.escape(OTHER_CAUSES_LABEL)}<ol style="margin:2px 0">{items}</ol></div>'
 
     def _where_html(self) -> str:
         if self.url:
