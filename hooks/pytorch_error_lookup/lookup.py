@@ -36,7 +36,7 @@ class Page:
         self.compact_index = compact_index  # refsite.find_index.compact_index
         self.not_covered = not_covered or []
         self.chapter_map = chapter_map
-        self.left_out_heads = left_out_heads or []  # [row of 九, folded error it names]
+        self.left_out_heads = left_out_heads or []  # [row of 九, folded error it names, found anywhere]
 
     def __repr__(self) -> str:
         return f"Page(key={self.key!r}, title={self.title!r}, url={self.url!r}, entries=[{len(self.entries)}])"
@@ -75,11 +75,14 @@ class Page:
 
     def left_out(self, folded_query: str) -> str | None:
         """The row of 九 naming the error a message of the query starts with (`CUDA out of
-        memory. Tried to allocate …`), if any: the page says it leaves that error out, and
-        nothing ranked beside it would be more than a loose guess (find-verdict.js leftOutRow)."""
+        memory. Tried to allocate …`), or words of it the query holds anywhere (its `printed_as`,
+        `Watchdog caught collective operation timeout`), if any: the page says it leaves that
+        error out, and nothing ranked beside it would be more than a loose guess
+        (find-verdict.js leftOutRow)."""
         starts = [0, *message_text_starts(folded_query)]
-        return next((row for row, head in self.left_out_heads
-                     if any(folded_query.startswith(head, start) for start in starts)), None)
+        return next((row for row, head, anywhere in self.left_out_heads
+                     if (head in folded_query if anywhere else
+                         any(folded_query.startswith(head, start) for start in starts))), None)
 
     def explains(self, rows: list[str]) -> bool:
         """Whether a literal hit is in something other than the page's own list of what it

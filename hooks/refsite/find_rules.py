@@ -258,13 +258,18 @@ def _near_miss_messages(page) -> list[str]:
 LEFT_OUT_HEAD_WORDS = 3
 
 
-def left_out_heads(page) -> list[list[str]]:
-    """[row, folded error] for each error a row of 九 names (a code span of its category of at
-    least LEFT_OUT_HEAD_WORDS words, `CUDA out of memory`): a message that starts with one is
-    that error, which the page says it leaves out (pytorch_error_lookup.lookup.Page.left_out)."""
-    return [[row.id, fold(span.text)] for row in page.rows("not-covered")
-            for span in parse_inline(row.category)
-            if span.kind == "code" and len(span.text.split()) >= LEFT_OUT_HEAD_WORDS and has_substance(span.text)]
+def left_out_heads(page) -> list[list]:
+    """[row, folded error, anywhere] for each error a row of 九 names: a code span of its category
+    of at least LEFT_OUT_HEAD_WORDS words (`CUDA out of memory`), which a message starting with it
+    is; and each of its `printed_as` (another release's words, a log line's), distinctive enough
+    to say it anywhere in a paste (`anywhere` true). Such a paste is an error the page says it
+    leaves out (pytorch_error_lookup.lookup.Page.left_out)."""
+    heads = []
+    for row in page.rows("not-covered"):
+        heads += [[row.id, fold(span.text), False] for span in parse_inline(row.category)
+                  if span.kind == "code" and len(span.text.split()) >= LEFT_OUT_HEAD_WORDS and has_substance(span.text)]
+        heads += [[row.id, fold(printed), True] for printed in row.printed_as]
+    return heads
 
 
 def rules_script(page) -> str:

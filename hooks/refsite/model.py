@@ -322,6 +322,9 @@ class NotCovered:
     id: str
     category: str
     reason: str
+    # Other words its errors are printed in (an older release's, a log's), found anywhere in a
+    # paste (refsite.find_rules.left_out_heads).
+    printed_as: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -499,7 +502,7 @@ def _row(kind: str, raw: dict, checks: Checks | None):
     row_type = _ROW_TYPES[kind]
     values = dict(raw)
     for listed in ("chapters", "own_names", "key_prefixes", "not_with", "called_through", "unless_shown", "only_if_shown",
-                   "frames", "said_as"):
+                   "frames", "said_as", "printed_as"):
         if listed in values:
             values[listed] = tuple(values[listed])
     if "other_causes" in values:

@@ -46,7 +46,7 @@ export function loadPasteRules(pageKey) {
  * `notSaidBecause`, why such a row is only suggested (lookup.NOT_SAID_BECAUSE),
  * `otherCausesShownBy` {row: for each of its other causes, what shows it} and `otherCauseShown`,
  * what the box says beside a row then (lookup.OTHER_CAUSE_SHOWN); `leftOutHeads`, [row of 九, the
- * folded error it names] (find_rules.left_out_heads).
+ * folded error it names, found anywhere] (find_rules.left_out_heads).
  */
 export function loadContextData(pageKey) {
   return loadPayload(pageKey).then((payload) => ({

@@ -133,11 +133,13 @@ export function messageTextStarts(foldedQuery, patterns) {
 
 /**
  * The row of 九 naming the error a message of the folded query starts with (`cuda out of memory.
- * tried to allocate …`), or null: the page leaves that error out (lookup.Page.left_out).
+ * tried to allocate …`), or words of it the query holds anywhere (its `printed_as`), or null:
+ * the page leaves that error out (lookup.Page.left_out).
  */
 export function leftOutRow(leftOutHeads, foldedQuery, patterns) {
   const starts = [0, ...messageTextStarts(foldedQuery, patterns)];
-  const named = leftOutHeads.find(([, head]) => starts.some((start) => foldedQuery.startsWith(head, start)));
+  const named = leftOutHeads.find(([, head, anywhere]) => (anywhere ? foldedQuery.includes(head)
+    : starts.some((start) => foldedQuery.startsWith(head, start))));
   return named ? named[0] : null;
 }
 
