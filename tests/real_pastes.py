@@ -7,6 +7,7 @@ scored (benchmarks/real_pastes.py), never read while changing the lookup.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 
@@ -28,3 +29,14 @@ def load(part: str | None = None) -> list[dict]:
     for paste in pastes:
         paste["part"] = part_of(paste["source"])
     return [paste for paste in pastes if part in (None, paste["part"])]
+
+
+@functools.lru_cache(maxsize=None)
+def _texts(part: str | None) -> dict[str, str]:
+    return {paste["source"]: paste["paste"] for paste in load(part)}
+
+
+def texts_by_source(part: str | None = TUNE) -> dict[str, str]:
+    """{thread's address: paste} of one part (a test names the real paste it asserts on by its
+    thread), parsed once for every test that asks."""
+    return dict(_texts(part))

@@ -146,8 +146,7 @@ def test_a_paste_that_shows_one_of_the_rows_other_causes_is_told_which(page, sit
     likelier one. A typed line without it says nothing of the kind."""
     import real_pastes
 
-    pasted = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                  if paste["source"] == "https://github.com/izmailovpavel/flowgmm/issues/8")
+    pasted = real_pastes.texts_by_source()["https://github.com/izmailovpavel/flowgmm/issues/8"]
     remark = _pasted_with_remark(page, site_url, pasted, "missing-attribute", "match")
     assert "no attribute 'module'" in remark and f" · ⚠️ {remark} · " in status(page)
     page.press(INPUT, "Enter")  # landed on the row: the status still says which cause

@@ -102,8 +102,7 @@ def test_an_error_that_9_names_is_answered_with_that_row_alone_as_the_terminal_d
     saying the page leaves the error out, as the command does (lookup.Page.left_out)."""
     import real_pastes
 
-    text = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                if paste["source"] == "https://github.com/pytorch/examples/issues/621")
+    text = real_pastes.texts_by_source()["https://github.com/pytorch/examples/issues/621"]
     assert ask(reference, text) == "weak"
     links = reference.eval_on_selector_all("[data-find-suggestions] a", "links => links.map(a => a.getAttribute('href'))")
     assert links == ["#cuda-errors"]

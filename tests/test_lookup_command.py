@@ -109,8 +109,7 @@ def test_a_traceback_cut_before_its_message_is_said_from_a_frame_only_its_row_ru
     such frame, the answer says the message is missing, as for any cut traceback."""
     import real_pastes
 
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/lxztju/pytorch_classification/issues/37")
+    paste = real_pastes.texts_by_source()["https://github.com/lxztju/pytorch_classification/issues/37"]
     assert "bootstrapping" not in paste and "_fixup_main_from_path" in paste
     status, out, _ = run([], paste.encode())
     assert status == 0 and "栈里经过 _fixup_main_from_path" in out.splitlines()[0]
@@ -283,7 +282,7 @@ def test_a_paste_that_shows_one_of_the_rows_other_causes_is_told_which(monkeypat
     import real_pastes
 
     monkeypatch.setenv("COLUMNS", "200")
-    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    pastes = real_pastes.texts_by_source()
     module = pastes["https://github.com/izmailovpavel/flowgmm/issues/8"]
     status, out, _ = run([], module.encode())
     assert status == 0

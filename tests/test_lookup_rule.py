@@ -132,8 +132,7 @@ def test_a_traceback_cut_before_its_exception_rules_out_no_context(lookup):
     The same traceback ending in its exception, never through default_collate, does rule it out."""
     import real_pastes
 
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/TencentARC/GFPGAN/issues/271")
+    paste = real_pastes.texts_by_source()["https://github.com/TencentARC/GFPGAN/issues/271"]
     assert paste.rstrip("`\n ").endswith("data.reraise()")
     answer = lookup(paste)
     assert (answer.verdict, answer.ids) == (MATCH, ("stack-unequal-size",))
@@ -148,8 +147,7 @@ def test_a_model_that_is_the_wrapper_itself_has_no_prefix_to_shed(lookup):
     same keys for a plain model are the prefix row's."""
     import real_pastes
 
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/zhilin007/FFA-Net/issues/21")
+    paste = real_pastes.texts_by_source()["https://github.com/zhilin007/FFA-Net/issues/21"]
     answer = lookup(paste)
     assert answer.verdict == WEAK and answer.ids[:1] == ("unexpected-keys-prefix",)
     plain = lookup(paste.replace("state_dict for DataParallel:", "state_dict for FFA:"))
@@ -169,8 +167,7 @@ def test_a_key_list_cut_inside_its_last_key_keeps_the_prefix_rule():
     # The real paste (tune part) that showed it: every unexpected key cut short carries `module.`.
     import real_pastes
 
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/BobLiu20/YOLOv3_PyTorch/issues/4")
+    paste = real_pastes.texts_by_source()["https://github.com/BobLiu20/YOLOv3_PyTorch/issues/4"]
     answer = Lookup.installed()(paste)
     assert (answer.verdict, answer.ids[:1]) == ("match", ("unexpected-keys-prefix",))
 
@@ -224,8 +221,7 @@ def test_a_row_whose_words_fit_but_not_its_context_is_the_first_suggestion(looku
     assert (answer.verdict, answer.ids[:1]) == (WEAK, ("stack-unequal-size",))
     import real_pastes
 
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/mujocolab/mjlab/issues/230")
+    paste = real_pastes.texts_by_source()["https://github.com/mujocolab/mjlab/issues/230"]
     assert (lookup(paste).verdict, lookup(paste).ids[:1]) == (MATCH, ("onnx-needs-onnxscript",))
     frame = "/home/adam/adam/1_projects/mjlab/.venv/lib/python3.13/site-packages/torch/onnx/_internal/exporter/_core.py"
     answer = lookup(paste.replace(frame, "/home/adam/adam/1_projects/mjlab/src/export_policy.py"))
@@ -277,8 +273,7 @@ def test_an_attribute_missing_from_an_object_that_is_no_module_is_not_the_module
         assert (answer.verdict, answer.ids[:1]) == (MATCH, ("missing-attribute",)), text
     import real_pastes
 
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/speechbrain/speechbrain/issues/2869")
+    paste = real_pastes.texts_by_source()["https://github.com/speechbrain/speechbrain/issues/2869"]
     for text in (_OBJECT_ATTRIBUTE, paste, _OBJECT_ATTRIBUTE_IPYTHON):
         assert lookup(text).verdict == WEAK, text
     _, row = lookup.entry("missing-attribute")
@@ -325,7 +320,7 @@ def test_a_first_line_printed_only_in_the_rows_case_is_the_rows(lookup):
     checkpoint) stays unsure."""
     import real_pastes
 
-    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    pastes = real_pastes.texts_by_source()
     cut = pastes["https://github.com/FireRedTeam/FireRedASR/pull/14"]
     assert "WeightsUnpickler" not in cut
     assert (lookup(cut).verdict, lookup(cut).ids) == (MATCH, ("weights-only-unpickling",))
@@ -388,8 +383,7 @@ def test_a_list_of_tensors_given_to_a_constructor_is_the_scalar_rows_other_cause
     import real_pastes
     from pytorch_error_lookup.lookup import other_cause_remark
 
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/pytorch/pytorch/issues/38196")
+    paste = real_pastes.texts_by_source()["https://github.com/pytorch/pytorch/issues/38196"]
     answer = lookup(paste)
     assert (answer.verdict, answer.ids) == (MATCH, ("item-multi-element",))
     _, row = lookup.entry("item-multi-element")
@@ -409,7 +403,7 @@ def test_a_scalar_gathered_by_data_parallel_is_told_as_the_other_cause(lookup):
     import real_pastes
     from pytorch_error_lookup.lookup import shown_other_causes
 
-    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    pastes = real_pastes.texts_by_source()
     paste = pastes["https://github.com/mlfoundations/open_clip/issues/45"]
     answer = lookup(paste)
     assert (answer.verdict, answer.ids) == (MATCH, ("broadcast-mismatch",))
@@ -429,7 +423,7 @@ def test_a_key_list_the_reader_shortened_is_still_the_rows(lookup):
     its telltale unexpected keys lost with the cut), it stays weak."""
     import real_pastes
 
-    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    pastes = real_pastes.texts_by_source()
     shortened = pastes["https://github.com/qcf-568/DocTamper/issues/50"]
     assert '", ........' in shortened
     assert (lookup(shortened).verdict, lookup(shortened).ids) == (MATCH, ("missing-keys",))
@@ -455,7 +449,7 @@ def test_a_paste_showing_an_other_causes_telltale_is_told_which(lookup, source, 
     import real_pastes
     from pytorch_error_lookup.lookup import shown_other_causes
 
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE) if paste["source"] == source)
+    paste = real_pastes.texts_by_source()[source]
     assert (lookup(paste).verdict, lookup(paste).ids) == (MATCH, (row_id,))
     _, row = lookup.entry(row_id)
     [(place, shown)] = shown_other_causes(row, paste)
@@ -469,7 +463,7 @@ def test_an_error_that_9_names_is_answered_with_that_row_alone_as_left_out(looku
     九 names: the answer is that row, saying the page leaves it out, not five loose guesses."""
     import real_pastes
 
-    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    pastes = real_pastes.texts_by_source()
     for source in ("https://github.com/pytorch/examples/issues/621",  # RuntimeError: CUDA out of memory. …
                    "https://github.com/instructlab/instructlab/issues/2666",  # torch.OutOfMemoryError: …
                    "https://github.com/XinzeLee/RotateObjectDetection/issues/27",  # Expected all tensors …

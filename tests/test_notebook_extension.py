@@ -163,8 +163,7 @@ def test_the_note_points_at_the_other_cause_the_traceback_shows():
     missing attribute row's DataParallel cause. Text and HTML say so and point at it."""
     import real_pastes
 
-    traceback_text = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                          if paste["source"] == "https://github.com/izmailovpavel/flowgmm/issues/8")
+    traceback_text = real_pastes.texts_by_source()["https://github.com/izmailovpavel/flowgmm/issues/8"]
     note = Note(Lookup.installed()(traceback_text), None, None, traceback_text)
     text = note.text(200)
     assert text.index("⚠️ 报错里有 no attribute 'module'：多半是下面「也可能是」里的第 1 种") < text.index("➜1. 缺的是 `module`")

@@ -88,8 +88,7 @@ def test_a_traceback_ends_unfinished_when_nothing_after_its_start_names_an_error
     """Cut before its exception (the real paste, tune part) it is unfinished; torch.compile's
     layout, whose `from user code:` frames follow the exception (a real run), is whole, as is
     a worker's envelope whose `Original Traceback` ends in its error."""
-    cut = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-               if paste["source"] == "https://github.com/TencentARC/GFPGAN/issues/271")
+    cut = real_pastes.texts_by_source()["https://github.com/TencentARC/GFPGAN/issues/271"]
     assert ends_unfinished(cut)
     compiled = _recorded_compile_output()
     assert "from user code:" in compiled and not ends_unfinished(compiled)

@@ -219,8 +219,7 @@ def test_a_wording_a_near_miss_prints_too_is_the_rows_where_the_paste_shows_its_
 def test_a_near_miss_traceback_showing_no_call_of_the_row_stays_weak():
     """The real paste (tune part) whose traceback goes through `torch.matmul` lands; the
     convolution near miss, printed in the same words by torch 1.x, does not."""
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/Xillv/Code-for-AEGCN-Glove/issues/3")
+    paste = real_pastes.texts_by_source()["https://github.com/Xillv/Code-for-AEGCN-Glove/issues/3"]
     assert (LOOKUP(paste).verdict, LOOKUP(paste).ids[:1]) == ("match", ("matmul-dtype",))
     conv = paste.replace("torch.matmul(text, self.weight", "F.conv2d(text, self.weight")
     assert LOOKUP(conv).verdict == "weak"
@@ -265,7 +264,7 @@ def test_bmm_inner_size_pastes_land_and_its_batch_near_miss_stays_weak():
     """Real pastes (tune part) of bmm's inner-size wording, through torch.matmul and a 3-D
     F.linear: the batch is the same in both lists, so they land; a batch of 1 against 2 (the
     near miss's) is the same words with the other number repeated."""
-    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    pastes = real_pastes.texts_by_source()
     for source in ("https://github.com/binary-husky/hmp2g/issues/10", "https://github.com/kyegomez/PALI3/issues/13",
                    "https://github.com/greatlog/DAN/issues/9"):
         answer = LOOKUP(pastes[source])
@@ -279,8 +278,7 @@ def test_a_wild_wording_other_mistakes_printed_too_is_the_rows_only_with_its_cal
     real paste (tune part) whose traceback goes through default_collate lands."""
     bare = "RuntimeError: inconsistent tensor sizes at /pytorch/torch/lib/TH/generic/THTensorMath.c:2709"
     assert LOOKUP(bare).verdict == "weak" and LOOKUP(bare).ids[0] == "stack-unequal-size"
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/jwyang/faster-rcnn.pytorch/issues/126")
+    paste = real_pastes.texts_by_source()["https://github.com/jwyang/faster-rcnn.pytorch/issues/126"]
     assert (LOOKUP(paste).verdict, LOOKUP(paste).ids[:1]) == ("match", ("stack-unequal-size",))
     assert LOOKUP(paste.replace("default_collate", "my_merge")).verdict == "weak"
 
@@ -326,7 +324,7 @@ def test_an_error_described_in_words_lands_on_its_row_and_its_page_lists_how():
     """Real pastes (tune part): the bootstrapping error told, not pasted: the idiom it names
     (`freeze_support`), or Windows with DataLoader workers, in English and Chinese. Workers
     that fail some other way (a local object that cannot be pickled) are not it."""
-    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    pastes = real_pastes.texts_by_source()
     for source in ("https://github.com/stefanonardo/pytorch-esn/issues/4",
                    "https://github.com/MorvanZhou/PyTorch-Tutorial/issues/30",
                    "https://github.com/WZMIAOMIAO/deep-learning-for-image-processing/issues/198"):
@@ -368,7 +366,7 @@ def test_a_half_precision_side_of_a_matmul_is_not_float64_data():
     """Real pastes (tune part): `Half and Float8_e4m3fn` (fp8 weights in a ComfyUI node) and
     `Float and BFloat16` (DeepSpeed under bf16) fit the row's words, not its cause; they are
     suggested with the reason. A float64 side still lands."""
-    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    pastes = real_pastes.texts_by_source()
     for source in ("https://github.com/kijai/ComfyUI-ControlNeXt-SVD/issues/7",
                    "https://github.com/kohya-ss/sd-scripts/pull/2060"):
         answer = LOOKUP(pastes[source])
@@ -381,7 +379,7 @@ def test_a_missing_module_attribute_is_the_wrapper_readers_expected():
     """Real pastes (tune part): code written for a DataParallel / DDP model (`model.module`) run
     on a model not wrapped: `'…' object has no attribute 'module'` is the row, one of its other
     causes. A class named `module` is still Python's module type, not the reader's model."""
-    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    pastes = real_pastes.texts_by_source()
     for source in ("https://github.com/huawei-noah/VanillaNet/issues/38",
                    "https://github.com/VisionRush/DeepFakeDefenders/issues/13"):
         answer = LOOKUP(pastes[source])
@@ -397,7 +395,7 @@ def test_a_wrapped_models_own_attribute_is_the_row_through_its_wrapper_variants(
     (`model.encoder` for `model.module.encoder`), the reverse of the cause above. The wrappers'
     variants print it; the wrapper's cause is the one the answer points to. A private attribute
     of DDP's own (`_set_static_graph`, missing on an older torch) is another story."""
-    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    pastes = real_pastes.texts_by_source()
     for source in ("https://github.com/thunlp/OpenPrompt/issues/152",
                    "https://github.com/lyhue1991/torchkeras/issues/3",  # torch 1.6–1.7's ModuleAttributeError
                    "https://github.com/zzz47zzz/CET/issues/3"):  # inside Chinese prose
@@ -421,7 +419,7 @@ def test_a_broadcast_paste_showing_a_fixed_size_model_or_a_channel_count_points_
     the first also says which of its other causes it shows, as Normalize on an RGBA image does."""
     from pytorch_error_lookup.lookup import shown_other_causes
 
-    pastes = {paste["source"]: paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)}
+    pastes = real_pastes.texts_by_source()
     row = next(row for row in ERROR_ROWS if row.id == "broadcast-mismatch")
     causes = {other.source: place for place, other in enumerate(row.other_causes)}
     entry = {"other_causes": [{"shown_by": list(other.shown_by)} for other in row.other_causes]}
@@ -454,8 +452,7 @@ def test_a_size_mismatch_whose_shapes_are_only_reordered_is_not_said_to_be_the_r
     into a Linear, a width that changed. A size that did change still lands, whole or cut."""
     from pytorch_error_lookup.lookup import NOT_SAID_BECAUSE, why_only_suggested
 
-    paste = next(paste["paste"] for paste in real_pastes.load(real_pastes.TUNE)
-                 if paste["source"] == "https://github.com/ouenal/scribblekitti/issues/10")
+    paste = real_pastes.texts_by_source()["https://github.com/ouenal/scribblekitti/issues/10"]
     answer = LOOKUP(paste)
     assert answer.verdict == "weak" and answer.ids[0] == "size-mismatch"
     # The suggestion says why it is only suggested.
