@@ -64,12 +64,10 @@ def documents_for(page) -> list[dict[str, str]]:
                 # words are too common to say `match` (the suggestions of a `weak` answer).
                 wild = entry.reproducer.seen_in_the_wild if entry.reproducer else ()
                 head = [entry.fragment, entry.second_line, *(wording for wording, *_ in entry.releases.wordings),
-                        *(seen.wording for seen in wild), *(said.replace("…", " ") for said in entry.said_as)]
+                        *(seen.wording for seen in wild), *_said_words(entry)]
                 body = [entry.preface, entry.context, entry.cause, *(other.cause for other in entry.other_causes)]
             elif section.kind == "symptoms":
-                # With the other ways readers describe it (`said_as`, its `…` as a space): a
-                # description in other words still ranks its row among the suggestions.
-                head, body = [entry.symptom, *(said.replace("…", " ") for said in entry.said_as)], [entry.truth]
+                head, body = [entry.symptom, *_said_words(entry)], [entry.truth]
             else:
                 head, body = [entry.category], [entry.reason]
             documents.append({
@@ -78,6 +76,12 @@ def documents_for(page) -> list[dict[str, str]]:
                 "body": "\n".join(_plain(text) for text in body if text),
             })
     return documents
+
+
+def _said_words(entry) -> list[str]:
+    """The ways readers describe a row (`said_as`, its `…` as a space): a description in other
+    words still ranks the row among the suggestions."""
+    return [said.replace("…", " ") for said in entry.said_as]
 
 
 def build_index(documents: Iterable[Mapping[str, str]]) -> dict[str, Any]:

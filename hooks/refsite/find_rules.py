@@ -64,15 +64,14 @@ def _row_templates(page) -> list[tuple[str, list[tuple[str, str, Template | None
     near_misses = [fold(message) for message in _near_miss_messages(page)]
     rows = []
     for section in page.sections:
-        if section.kind == "symptoms":
-            # A symptom described in the reader's words: the row's own other wordings of it.
-            for entry in section.entries:
-                rows.append((entry.id, [("said", said, compile_description(entry.id, said)) for said in entry.said_as]))
-        elif section.kind == "errors":
-            for entry in section.entries:
-                own = _own_templates(entry, near_misses) + _wording_templates(entry, outputs, near_misses)
-                said = [("said", said, compile_description(entry.id, said)) for said in entry.said_as]
-                rows.append((entry.id, own + said))
+        if section.kind not in ("errors", "symptoms"):
+            continue
+        for entry in section.entries:
+            printed = (_own_templates(entry, near_misses) + _wording_templates(entry, outputs, near_misses)
+                       if section.kind == "errors" else [])
+            # How readers tell it in their own words (`said_as`), a symptom or an error.
+            said = [("said", said, compile_description(entry.id, said)) for said in entry.said_as]
+            rows.append((entry.id, printed + said))
     return rows
 
 

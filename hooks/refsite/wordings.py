@@ -18,12 +18,14 @@ Not every other line is the mistake's own wording, so a line is taken only when
   show the envelope is the reproducer's, not torch's), nor only the introduction of an error
   printed below it (`BackendCompilerFailed: backend='inductor' raised:`).
 
-Standard library only: pure functions over the recorded text.
+Pure functions over the recorded text (the standard library, and the lookup's paste rules).
 """
 
 from __future__ import annotations
 
 import re
+
+from pytorch_error_lookup.paste import PASTE_RULES
 
 # The last part of an exception's qualified name, before `: ` (`torch.onnx.errors.OnnxExporterError`);
 # or, at a line's start, a qualified class name whatever it ends in, as Python prints an exception
@@ -31,8 +33,9 @@ import re
 EXCEPTION_LINE = re.compile(r"\b\w*(?:Error|Exception|Warning)\b: |^(?:[A-Za-z_]\w*\.)+[A-Z]\w*: ")
 _EXCEPTION_KIND = re.compile(r"\b(\w*(?:Error|Exception|Warning))\b: |^(?:[A-Za-z_]\w*\.)+([A-Z]\w*): ")
 WARNING_LOCATION = re.compile(r"^\S+\.py:\d+: (?=\w+Warning: )")  # "/path/x.py:4: " before a warning
-# What a process of torch.distributed prints goes out behind its rank (`[rank0]: `, 2.2 on).
-RANK_PREFIX = re.compile(r"^\[rank[0-9]+\]: ?")
+# What a process of torch.distributed prints goes out behind its rank (`[rank0]: `, 2.2 on), as a
+# paste shows it (the lookup's own rule).
+RANK_PREFIX = re.compile(PASTE_RULES["rank"] + "[ \t]?")
 
 # Raised by Python for a slip anywhere, so never a torch release's own wording of a row.
 PYTHON_SLIPS = frozenset({

@@ -113,7 +113,7 @@ def _reserved_start(lines: list[str], error: yaml.MarkedYAMLError) -> tuple[str,
         return None
     text = lines[noticed.line]
     char = text[noticed.column:noticed.column + 1]
-    if char not in "`@":
+    if char not in ("`", "@"):  # (not `in "`@"`: past the line's end the character is "")
         return None
     said = f"a value that starts with {char} must be in quotes (YAML keeps {char} for itself)"
     if text.rstrip().endswith('"'):

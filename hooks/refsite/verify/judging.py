@@ -184,12 +184,11 @@ def judge(case: Case, run: Run, torch_name: str = "这个 torch") -> Verdict:
         if reproducer and reproducer.platform:
             return Verdict(NOT_HERE, OTHER_PLATFORM, reproducer.platform, tail(run.output))
         said = last_error_line(run.output)
-        unmet = [text for text in (reproducer.expect if reproducer else ()) if found[text] is None]
-        if VARIANT_SEPARATOR in case.id and said is not None and unmet:
-            # It stopped before its mistake (the release cannot take that call path here).
-            return Verdict(FAILED, DIFFERENT, f"变体没走到它的错就停了：输出里没有「{unmet[0]}」，报的是：{trim(said, 200)}",
-                           tail(run.output))
         if VARIANT_SEPARATOR in case.id and said is not None:
+            if unmet := [text for text in reproducer.expect if found[text] is None]:
+                # It stopped before its mistake (the release cannot take that call path here).
+                return Verdict(FAILED, DIFFERENT, f"变体没走到它的错就停了：输出里没有「{unmet[0]}」，报的是：{trim(said, 200)}",
+                               tail(run.output))
             # A variant is another call path of the row's mistake: in words of its own is what
             # it is for (refsite.wordings takes them into the row's lookup).
             return Verdict(REPRODUCED, DIFFERENT, f"变体（另一条调用路径）用自己的话报了这个错：{trim(said, 200)}",
