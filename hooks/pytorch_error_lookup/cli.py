@@ -369,6 +369,13 @@ def parse_args(argv) -> Arguments:
         def error(self, message):  # one line, our way, instead of argparse's usage block and exit
             raise UsageError(f"{message} (see pytorch-error-lookup --help)")
 
+    class Version(argparse.Action):
+        """The installed release, looked up only when asked: importlib.metadata would add a
+        third to every call that takes an option (`--explain`, `--json`)."""
+        def __call__(self, parser, namespace, values, option_string=None):
+            print(f"{parser.prog} {installed_version()}")
+            parser.exit()
+
     parser = Parser(
         prog="pytorch-error-lookup",
         description="Look a PyTorch error up in 附录A · 报错反查表: a line or a whole traceback, from FILE or stdin.",
@@ -385,7 +392,8 @@ def parse_args(argv) -> Arguments:
     parser.add_argument("--site", metavar="URL|FOLDER",
                         help=f"where entries link to: the site's URL or the folder `mkdocs build` wrote (default: "
                              f"${SITE_VARIABLE}, else the site_url the package was built with)")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
+    parser.add_argument("--version", action=Version, nargs=0, default=argparse.SUPPRESS,
+                        help="show the installed release and exit")
     return Arguments(**vars(parser.parse_args(argv)))
 
 
