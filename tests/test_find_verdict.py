@@ -112,6 +112,24 @@ def test_an_error_that_9_names_is_answered_with_that_row_alone_as_the_terminal_d
     assert (terminal.verdict, terminal.ids, terminal.left_out) == ("weak", ("cuda-errors",), True)
 
 
+def test_a_row_whose_words_fit_but_not_its_situation_is_not_called_not_covered_as_in_the_terminal(reference):
+    """Real pastes (tune part): torch 1.x's collate wording with no `default_collate` shown, and
+    a size mismatch whose shapes are only reordered. The box says a row's words fit but not
+    whether it is its situation, as the command's headline does (cli.WORDS_FIT_WEAK); an error no
+    row's words fit is still "not covered"."""
+    import real_pastes
+
+    pastes = real_pastes.texts_by_source()
+    for source in ("https://github.com/yumingj/C2-Matching/issues/17", "https://github.com/ouenal/scribblekitti/issues/10"):
+        assert ask(reference, pastes[source]) == "weak"
+        status = reference.text_content(STATUS)
+        assert "有一条字面对得上，但看不出是不是它讲的情况" in status and "没有收录这条报错" not in status, (source, status)
+        terminal = Lookup.installed()(pastes[source])
+        assert terminal.ids[0] in terminal.reordered | terminal.uncalled
+    assert ask(reference, "ImportError: libGL.so.1: cannot open shared object file: No such file or directory") == "weak"
+    assert "本页没有收录这条报错" in reference.text_content(STATUS)
+
+
 @pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
 def test_the_boxs_link_to_the_left_out_section_lands_it_below_the_box(new_page, site_url, viewport):
     """The answer and its suggestions make the sticky box taller than an anchor's scroll margin:

@@ -220,6 +220,23 @@ def test_an_error_the_page_leaves_out_is_said_to_be_left_out_not_guessed_at():
     assert json.loads(run(["--json"], b"RuntimeError: Found dtype Long but expected Float\n")[1])["left_out"] is False
 
 
+def test_a_row_whose_words_fit_but_not_its_situation_is_not_called_not_covered(monkeypatch):
+    """Real pastes (tune part): torch 1.x's `Sizes of tensors must match except in dimension 0`
+    with no `default_collate` shown (any torch.cat prints it), and a size mismatch whose shapes are
+    only reordered. The row is suggested first with why; the headline does not say the page
+    lacks the error. An error no row's words fit still says so."""
+    import real_pastes
+
+    monkeypatch.setenv("COLUMNS", "200")  # the headline on one line
+    pastes = real_pastes.texts_by_source()
+    for source in ("https://github.com/yumingj/C2-Matching/issues/17", "https://github.com/ouenal/scribblekitti/issues/10"):
+        status, out, _ = run([], pastes[source].encode())
+        assert status == 1 and out.splitlines()[0] == cli.WORDS_FIT_WEAK, (source, out)
+        assert "没有收录这条报错" not in out
+    status, out, _ = run([], b"ImportError: libGL.so.1: cannot open shared object file: No such file or directory\n")
+    assert out.splitlines()[0] == cli.HEADLINES[cli.WEAK][1]
+
+
 def test_an_exceptions_name_alone_is_no_message_not_text_on_the_page():
     """`RuntimeError` (raised without a message) is on the page only as a word: it says no row,
     and the answer says what is missing, not "the page has this text" (exit 0)."""

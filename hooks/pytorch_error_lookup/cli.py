@@ -53,6 +53,10 @@ LEFT_OUT_WEAK = "✘ 附录A 故意没有收录这类报错，下面说了为什
 # A query in Chinese describes what the reader sees rather than quoting an error: "this error is
 # not covered" would answer something not asked (the page's box says it the same way).
 DESCRIBED_WEAK = "✘ 附录A 没有这句原文。按字面最接近的几条如下，不一定就是你遇到的情况："
+# The first row's words fit, but the text cannot show it is that row's situation (its sizes only
+# reordered, or words another call prints too with none of the row's calls shown): "not covered"
+# would be untrue (the page's box says it the same way).
+WORDS_FIT_WEAK = "✘ 附录A 有一条字面对得上，但看不出是不是它讲的情况（见它下面的 ⚠️）。请对照原文再用："
 
 
 class UsageError(Exception):
@@ -292,6 +296,8 @@ def as_text(answer: Answer, pages, base: str | None, paint: Painter, width: int,
         headline = LEFT_OUT_WEAK
     elif answer.verdict == WEAK and in_words(answer.query):
         headline = DESCRIBED_WEAK
+    elif answer.verdict == WEAK and answer.ids[0] in answer.reordered | answer.uncalled:
+        headline = WORDS_FIT_WEAK
     lines = wrap(paint(headline.format(how=how_it_fits(answer.fit)), style), width)
     if answer.others:
         which = "本页能解释的第一条" if answer.verdict in (LITERAL, MATCH) else "第一条"

@@ -42,6 +42,7 @@ export class Suggestions {
     this.ranked = [];
     this.fit = null;
     this.leftOut = false; // the ranked row is the 九 row naming the error: why it is left out, not a guess
+    this.wordsFit = new Set(); // rows whose words fit, their situation not shown (reordered, uncalled)
     this.why = new Map();
     this.otherCauses = new Map();
     this.deciding = false;
@@ -54,6 +55,7 @@ export class Suggestions {
     this.ranked = [];
     this.fit = null;
     this.leftOut = false;
+    this.wordsFit = new Set();
     this.deciding = false;
     this.landOnArrival = false;
     this.list.replaceChildren();
@@ -117,6 +119,7 @@ export class Suggestions {
     else this.ranked = this.fit ? [] : ranking.suggestedFirst(ranking.rank(ranker, query, this.entryOrder),
       new Set([...reordered, ...passedOver, ...uncalled].filter((id) => onPage(id) && !shown.generic?.has(id))), this.entryOrder)
       .filter(({ id }) => onPage(id));
+    this.wordsFit = new Set([...reordered, ...uncalled]);
     if (this.ranked.length) { // as lookup.why_only_suggested: the context's reason first
       this.why = new Map(this.why);
       for (const row of reordered) {
@@ -156,7 +159,10 @@ export class Suggestions {
     this.status.set(inWords(this.query, this.pasteRules)
       // A description in the reader's words (a symptom), not an error's text: nothing to be "not covered".
       ? `本页没有这句原文。按字面最接近的 ${this.ranked.length} 条如下，不一定就是你遇到的情况。`
-      : `本页没有收录这条报错。下面 ${this.ranked.length} 条只是字面相近，不一定相关，请对照原文再用。`);
+      // The first row's words fit, its situation not shown (cli.WORDS_FIT_WEAK): not "not covered".
+      : this.wordsFit.has(this.ranked[0].id)
+        ? `本页有一条字面对得上，但看不出是不是它讲的情况（见它下面的 ⚠️）。下面 ${this.ranked.length} 条请对照原文再用。`
+        : `本页没有收录这条报错。下面 ${this.ranked.length} 条只是字面相近，不一定相关，请对照原文再用。`);
   }
 
   /**
