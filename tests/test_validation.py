@@ -222,8 +222,15 @@ def test_a_chapter_id_written_without_quotes_is_told_to_be_quoted(data):
                 '            chapters: [05]\n          - id: empty-parameter-list')
     [message] = problems(data)
     assert message == (f"data/{APPENDIX}:{line}: entry 'assign-tensor-to-parameter': field 'chapters[0]': "
-                       'must be text, not a number (put it in quotes, as "01": unquoted, YAML reads it as a number '
-                       "or true/false)")
+                       'must be text, not a number (unquoted, YAML read it as the number 5: put it in quotes, as "05")')
+
+
+def test_a_word_yaml_reads_as_true_or_false_is_told_to_be_quoted(data):
+    line = edit(data, APPENDIX, "            context: 发生在 `torch.load` 里", "            context: no")
+    [message] = problems(data)
+    assert message.startswith(f"data/{APPENDIX}:{line}: entry '")
+    assert message.endswith("field 'context': must be text, not a boolean (unquoted, YAML reads no, yes, on and off "
+                            "as true/false: put it in quotes)")
 
 
 def test_duplicate_id_is_reported_with_both_lines(data):

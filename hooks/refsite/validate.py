@@ -100,9 +100,14 @@ def _message(error: ValidationError, value) -> str:
     if keyword == "type":
         names = [expected] if isinstance(expected, str) else expected
         said = f"must be {' or '.join(_WANTED.get(name, name) for name in names)}, not {_type_name(value)}"
-        if "string" in names and isinstance(value, (bool, int, float)):
-            # YAML reads `01` as 1 and `no` as false: the author meant the text.
-            return said + " (put it in quotes, as \"01\": unquoted, YAML reads it as a number or true/false)"
+        if isinstance(value, bool) and "string" in names:
+            # YAML reads `no` as false: the author meant the text.
+            return said + " (unquoted, YAML reads no, yes, on and off as true/false: put it in quotes)"
+        if isinstance(value, (int, float)) and "string" in names:
+            # YAML reads `05` as 5 (and `08` as the text "08"): the author meant the text. A chapter
+            # id has two digits.
+            meant = f"{value:02d}" if isinstance(value, int) and "chapters" in error.absolute_path else value
+            return said + f' (unquoted, YAML read it as the number {value}: put it in quotes, as "{meant}")'
         return said
     if keyword == "enum":
         return f"must be one of {', '.join(repr(choice) for choice in expected)}, not {value!r}"
